@@ -1,0 +1,75 @@
+import { DEFAULT_DATABASE_URL } from '../db/connection.ts';
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+export interface Config {
+  port: number;
+  host: string;
+  databaseUrl: string;
+  logLevel: LogLevel;
+  nodeEnv: string;
+  /** Contract §4: both public base addresses end in `/v1`. Shown as OpenAPI `servers`. */
+  productionBaseUrl: string;
+  stagingBaseUrl: string;
+  /** Where clients reach this instance (ending in `/v1`); when set, Link headers are absolute under it. */
+  publicBaseUrl: string | null;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+function baseUrl(problems: string[], env: Env, name: string, fallback: string | null): string | null {
+  const raw = env[name] ?? fallback;
+  if (raw === null || raw === '') return null;
+  let url: URL | null = null;
+  try {
+    url = new URL(raw);
+  } catch {
+    // reported below
+  }
+  if (!url || !['http:', 'https:'].includes(url.protocol) || !url.pathname.replace(/\/$/, '').endsWith('/v1')) {
+    problems.push(`${name} must be an http(s) URL ending in /v1 (got '${raw}').`);
+    return null;
+  }
+  return raw.replace(/\/$/, '');
+}
+
+/** Reads the environment once, reporting every problem together. */
+export function loadConfig(env: Env = process.env): Config {
+  const problems: string[] = [];
+
+  const portText = env.PORT ?? '4000';
+  const port = /^[0-9]{1,5}$/.test(portText) ? Number(portText) : Number.NaN;
+  if (!(port >= 0 && port <= 65535)) problems.push(`PORT must be an integer from 0 to 65535 (got '${portText}').`);
+
+  const host = env.HOST ?? '0.0.0.0';
+  if (host.trim() === '') problems.push('HOST must not be empty.');
+
+  const databaseUrl = env.DATABASE_URL || DEFAULT_DATABASE_URL;
+  if (/^postgres(ql)?:/.test(databaseUrl)) {
+    problems.push('DATABASE_URL: PostgreSQL is not supported yet; use a SQLite file path or :memory:.');
+  }
+
+  const logLevel = (env.LOG_LEVEL ?? 'info') as LogLevel;
+  if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got '${logLevel}').`);
+
+  const config: Config = {
+    port,
+    host,
+    databaseUrl,
+    logLevel,
+    nodeEnv: env.NODE_ENV || 'development',
+    productionBaseUrl: baseUrl(problems, env, 'PRODUCTION_BASE_URL', 'https://api.petstore.example/v1') ?? '',
+    stagingBaseUrl: baseUrl(problems, env, 'STAGING_BASE_URL', 'https://staging.api.petstore.example/v1') ?? '',
+    publicBaseUrl: baseUrl(problems, env, 'PUBLIC_BASE_URL', null),
+  };
+  if (problems.length > 0) throw new ConfigError(problems);
+  return config;
+}

@@ -1,0 +1,7 @@
+import type { Migration } from 'kysely';
+import * as initial from './0001-initial.ts';
+
+/** Listed by hand so migrations ship inside the program, with no file-system scan at startup. */
+export const migrations: Record<string, Migration> = {
+  '0001-initial': initial,
+};

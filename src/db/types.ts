@@ -1,0 +1,50 @@
+import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
+
+/** Timestamps are ISO 8601 UTC strings written by the service layer, so every dialect stores the same text. */
+type Timestamp = string;
+
+export interface PetsTable {
+  id: Generated<number>;
+  name: string;
+  category_id: number;
+  status: 'available' | 'pending' | 'sold';
+  created_at: ColumnType<Timestamp, Timestamp, never>;
+}
+
+export interface AccountsTable {
+  id: Generated<number>;
+  name: string;
+  created_at: ColumnType<Timestamp, Timestamp, never>;
+}
+
+export interface ApiKeysTable {
+  id: Generated<number>;
+  account_id: number;
+  /** The public start of the key (`psk_` + 8 characters): how a key is found and named, never enough to use it. */
+  prefix: string;
+  /** SHA-256 of the whole key, hex. The key itself is never stored. */
+  key_hash: string;
+  created_at: ColumnType<Timestamp, Timestamp, never>;
+  last_used_at: Timestamp | null;
+  revoked_at: Timestamp | null;
+}
+
+export interface MessagesTable {
+  id: string;
+  account_id: number;
+  message: string;
+  status: 'queued';
+  created_at: ColumnType<Timestamp, Timestamp, never>;
+}
+
+export interface Database {
+  pets: PetsTable;
+  accounts: AccountsTable;
+  api_keys: ApiKeysTable;
+  messages: MessagesTable;
+}
+
+export type PetRow = Selectable<PetsTable>;
+export type NewPetRow = Insertable<PetsTable>;
+export type ApiKeyRow = Selectable<ApiKeysTable>;
+export type MessageRow = Selectable<MessagesTable>;

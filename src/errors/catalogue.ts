@@ -1,0 +1,24 @@
+/**
+ * Every error code the service can answer with, its HTTP status and the
+ * message used when the thrower has nothing more specific to say.
+ * REST puts these in the Error body; GraphQL in `extensions`.
+ */
+export const errorCatalogue = {
+  BAD_REQUEST: { status: 400, message: 'The request is malformed.' },
+  VALIDATION_FAILED: { status: 400, message: 'The request has missing or invalid values.' },
+  INVALID_JSON: { status: 400, message: 'The request body is not valid JSON.' },
+  INVALID_CONTENT_TYPE: { status: 400, message: 'The request body must be sent as Content-Type: application/json.' },
+  INVALID_CURSOR: { status: 400, message: 'The cursor is not valid; use the one from the previous page.' },
+  UNAUTHORIZED: { status: 401, message: 'A valid API key is required: send Authorization: Bearer <API_KEY>.' },
+  NOT_FOUND: { status: 404, message: 'No such route.' },
+  PET_NOT_FOUND: { status: 404, message: 'The requested pet could not be found.' },
+  MESSAGE_NOT_FOUND: { status: 404, message: 'The requested message could not be found.' },
+  API_KEY_NOT_FOUND: { status: 404, message: 'No such API key.' },
+  METHOD_NOT_ALLOWED: { status: 405, message: 'The method is not allowed on this route.' },
+  PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is too large.' },
+  INTERNAL_ERROR: { status: 500, message: 'An unexpected error occurred.' },
+  NOT_IMPLEMENTED: { status: 501, message: 'This operation is not implemented yet.' },
+  NOT_READY: { status: 503, message: 'The service is not ready: the database does not answer.' },
+} as const satisfies Record<string, { status: number; message: string }>;
+
+export type ErrorCode = keyof typeof errorCatalogue;

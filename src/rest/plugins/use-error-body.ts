@@ -1,0 +1,26 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError, toErrorBody } from '../../errors/index.ts';
+import { toAppError } from '../to-app-error.ts';
+
+export function sendError(reply: FastifyReply, error: AppError): FastifyReply {
+  if (error.status === 401) reply.header('WWW-Authenticate', 'Bearer realm="petstore"');
+  return reply.code(error.status).type('application/json; charset=utf-8').send(toErrorBody(error));
+}
+
+/** The one boundary where REST errors become the Error body; nothing else writes an error response. */
+export function handleError(error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const appError = toAppError(error);
+  if (appError.status >= 500) {
+    request.log.error({ err: error }, 'request failed');
+  } else {
+    request.log.info({ code: appError.code }, appError.message);
+  }
+  return sendError(reply, appError);
+}
+
+export function useErrorBody(app: FastifyInstance): void {
+  app.setErrorHandler(handleError);
+  app.setNotFoundHandler((request, reply) =>
+    sendError(reply, new AppError('NOT_FOUND', `No route ${request.method} ${request.url.split('?')[0]}.`)),
+  );
+}

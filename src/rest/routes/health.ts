@@ -1,0 +1,21 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/types.ts';
+import { checkDatabase } from '../../services/health/check-database.ts';
+import { errorResponses } from '../schemas.ts';
+
+const rootServer = [{ url: '/', description: 'This server, outside /v1.' }];
+const statusSchema = { type: 'object', required: ['status'], properties: { status: { type: 'string' } } } as const;
+
+/** Probes for orchestrators; they need no key. */
+export const healthRoutes: FastifyPluginAsync<{ db: Kysely<Database> }> = async (app, { db }) => {
+  app.get('/healthz', { schema: { summary: 'Alive', tags: ['health'], servers: rootServer, response: { 200: statusSchema } } }, async () => ({ status: 'ok' }));
+  app.get(
+    '/readyz',
+    { schema: { summary: 'Ready: the database answers', tags: ['health'], servers: rootServer, response: { 200: statusSchema, ...errorResponses(503) } } },
+    async () => {
+      await checkDatabase(db);
+      return { status: 'ready' };
+    },
+  );
+};

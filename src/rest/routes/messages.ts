@@ -1,0 +1,58 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/types.ts';
+import { getMessage, messageIdSchema, messageSchema, sendMessage, sendMessageSchema } from '../../services/messages/index.ts';
+import { bearerSecurity, errorResponses } from '../schemas.ts';
+
+// Contract §4.4: the quickstart lives on its own base address, outside /v1.
+const messagesServer = [{ url: '/', description: 'The messages base address (this server, outside /v1).' }];
+
+function principalOf(request: { principal: { accountId: number } | null }): number {
+  // The auth hook runs before every handler in this scope; a missing principal is a wiring bug.
+  if (!request.principal) throw new Error('route reached without authentication');
+  return request.principal.accountId;
+}
+
+export const messagesRoutes: FastifyPluginAsync<{ db: Kysely<Database> }> = async (app, { db }) => {
+  app.post(
+    '/messages',
+    {
+      schema: {
+        operationId: 'sendMessage',
+        summary: 'Send a message (quickstart)',
+        tags: ['messages'],
+        servers: messagesServer,
+        security: bearerSecurity,
+        body: sendMessageSchema,
+        response: {
+          201: {
+            description: 'Queued: accepted, and may not yet be processed.',
+            ...messageSchema,
+            headers: { Location: { type: 'string', description: 'Where the message record can be read.' } },
+          },
+          ...errorResponses(400, 401),
+        },
+      },
+    },
+    async (request, reply) => {
+      const message = await sendMessage(db, principalOf(request), request.body);
+      return reply.code(201).header('Location', `/messages/${message.id}`).send(message);
+    },
+  );
+
+  app.get<{ Params: { id: string } }>(
+    '/messages/:id',
+    {
+      schema: {
+        operationId: 'getMessage',
+        summary: 'Read a message record',
+        tags: ['messages'],
+        servers: messagesServer,
+        security: bearerSecurity,
+        params: { type: 'object', required: ['id'], properties: { id: messageIdSchema } },
+        response: { 200: { description: 'The message.', ...messageSchema }, ...errorResponses(400, 401, 404) },
+      },
+    },
+    async (request) => getMessage(db, principalOf(request), request.params.id),
+  );
+};

@@ -1,0 +1,94 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/types.ts';
+import { createPet, getPet, listPets, listPetsQuerySchema, newPetSchema, petIdSchema, petSchema } from '../../services/pets/index.ts';
+import type { ListPetsQuery } from '../../services/pets/index.ts';
+import { bearerSecurity, errorResponses } from '../schemas.ts';
+
+export interface PetsRoutesOptions {
+  db: Kysely<Database>;
+  /** What Link headers start with: the public base URL, or `/v1` for links relative to the request's host. */
+  linkBase: string;
+}
+
+// Contract §4.3 and §9: deprecated, removal on 5 December 2030, replaced by GET /pets?status=.
+const DEPRECATED_SINCE = '@1795305600'; // 2026-11-22T00:00:00Z, RFC 9745
+const SUNSET = 'Thu, 05 Dec 2030 00:00:00 GMT'; // RFC 8594
+
+export const petsRoutes: FastifyPluginAsync<PetsRoutesOptions> = async (app, { db, linkBase }) => {
+  app.get<{ Querystring: ListPetsQuery }>(
+    '/pets',
+    {
+      schema: {
+        operationId: 'listPets',
+        summary: 'List animals',
+        description:
+          'Pets in ascending id order. When more follow, the response carries `Link: <…&cursor=…>; rel="next"` (RFC 8288); follow it for the next page.',
+        tags: ['pets'],
+        security: bearerSecurity,
+        querystring: listPetsQuerySchema,
+        response: {
+          200: {
+            description: 'A page of pets.',
+            type: 'array',
+            items: petSchema,
+            headers: { Link: { type: 'string', description: 'rel="next" link to the following page, when there is one.' } },
+          },
+          ...errorResponses(400, 401),
+        },
+      },
+    },
+    async (request, reply) => {
+      const { limit, status } = request.query;
+      const page = await listPets(db, request.query);
+      if (page.nextCursor !== null) {
+        const params = new URLSearchParams({ limit: String(limit) });
+        if (status !== undefined) params.set('status', status);
+        params.set('cursor', page.nextCursor);
+        reply.header('Link', `<${linkBase}/pets?${params.toString()}>; rel="next"`);
+      }
+      return page.items;
+    },
+  );
+
+  app.post(
+    '/pets',
+    {
+      schema: {
+        operationId: 'createPet',
+        summary: 'Add an animal',
+        tags: ['pets'],
+        security: bearerSecurity,
+        body: newPetSchema,
+        response: { 201: { description: 'The created pet.', ...petSchema }, ...errorResponses(400, 401) },
+      },
+    },
+    async (request, reply) => {
+      const pet = await createPet(db, request.body);
+      return reply.code(201).header('Location', `${linkBase}/pets/${pet.id}`).send(pet);
+    },
+  );
+
+  app.get<{ Params: { petId: number } }>(
+    '/pets/:petId',
+    {
+      schema: {
+        operationId: 'getPet',
+        summary: 'Get an animal (deprecated: removed on 2030-12-05; use GET /pets with the status filter)',
+        tags: ['pets'],
+        deprecated: true,
+        security: bearerSecurity,
+        params: { type: 'object', required: ['petId'], properties: { petId: petIdSchema } },
+        response: { 200: { description: 'The pet.', ...petSchema }, ...errorResponses(400, 401, 404) },
+      },
+      // onSend runs for every answer of this route, errors included, so even a 401 says it is deprecated.
+      onSend: async (_request, reply, payload) => {
+        reply.header('Deprecation', DEPRECATED_SINCE);
+        reply.header('Sunset', SUNSET);
+        reply.header('Link', `<${linkBase}/pets>; rel="successor-version"`);
+        return payload;
+      },
+    },
+    async (request) => getPet(db, request.params.petId),
+  );
+};

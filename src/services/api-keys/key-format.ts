@@ -1,0 +1,31 @@
+import { createHash, randomBytes } from 'node:crypto';
+
+const BASE62 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+const BODY_LENGTH = 40;
+/** `psk_` and the first 8 characters: stored in clear to find the key and to name it in listings. */
+const PREFIX_LENGTH = 12;
+
+export const API_KEY_PATTERN = /^psk_[A-Za-z0-9]{40}$/;
+
+function randomBase62(length: number): string {
+  let out = '';
+  while (out.length < length) {
+    for (const byte of randomBytes(length * 2)) {
+      // 248 = 4 × 62: rejecting higher bytes keeps every character equally likely.
+      if (byte < 248 && out.length < length) out += BASE62[byte % 62];
+    }
+  }
+  return out;
+}
+
+export function generateApiKey(): string {
+  return `psk_${randomBase62(BODY_LENGTH)}`;
+}
+
+export function keyPrefix(key: string): string {
+  return key.slice(0, PREFIX_LENGTH);
+}
+
+export function hashApiKey(key: string): Buffer {
+  return createHash('sha256').update(key).digest();
+}

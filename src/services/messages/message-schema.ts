@@ -1,0 +1,43 @@
+export const MESSAGE_MAX_LENGTH = 4096;
+/** Contract §2.6 shows `queued` only; later states arrive with delivery. */
+export const MESSAGE_STATUSES = ['queued'] as const;
+export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
+
+export interface Message {
+  id: string;
+  message: string;
+  status: MessageStatus;
+  createdAt: string;
+}
+
+export interface SendMessageInput {
+  message: string;
+}
+
+export const MESSAGE_ID_PATTERN = '^msg_[0-9]{1,32}$';
+
+export const sendMessageSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['message'],
+  properties: {
+    message: { type: 'string', minLength: 1, maxLength: MESSAGE_MAX_LENGTH, description: 'The text to send.' },
+  },
+} as const;
+
+export const messageSchema = {
+  type: 'object',
+  required: ['id', 'message', 'status', 'createdAt'],
+  properties: {
+    id: { type: 'string', pattern: MESSAGE_ID_PATTERN, description: 'Identifier of the queued message, `msg_<digits>`.' },
+    message: { type: 'string', description: 'Echo of the text.' },
+    status: {
+      type: 'string',
+      enum: [...MESSAGE_STATUSES],
+      description: '`queued`: accepted, and may not yet be processed.',
+    },
+    createdAt: { type: 'string', format: 'date-time', description: 'ISO 8601 UTC timestamp.' },
+  },
+} as const;
+
+export const messageIdSchema = { type: 'string', pattern: MESSAGE_ID_PATTERN, description: 'A message id, `msg_<digits>`.' } as const;

@@ -1,0 +1,4 @@
+export { listPets } from './list-pets.ts';
+export { createPet } from './create-pet.ts';
+export { getPet, parsePetId } from './get-pet.ts';
+export * from './pet-schema.ts';

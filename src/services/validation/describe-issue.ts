@@ -1,0 +1,54 @@
+import type { ErrorObject } from 'ajv';
+
+/** Where a value came from, so a message can say "query parameter 'limit'" or "field 'name'". */
+export type InputPart = 'body' | 'querystring' | 'params' | 'input';
+
+const partNoun: Record<InputPart, string> = {
+  body: 'Field',
+  querystring: 'Query parameter',
+  params: 'Path parameter',
+  input: 'Argument',
+};
+
+const typeNoun: Record<string, string> = {
+  integer: 'an integer',
+  number: 'a number',
+  string: 'a string',
+  boolean: 'a boolean',
+  object: 'a JSON object',
+  array: 'an array',
+};
+
+/**
+ * One sentence a client can act on, naming the offending field. REST (Fastify's
+ * ajv) and the service layer both describe issues here, so their words match.
+ */
+export function describeIssue(part: InputPart, issue: ErrorObject): string {
+  const params = issue.params as Record<string, unknown>;
+  const path = issue.instancePath.replace(/^\//, '').replaceAll('/', '.');
+  const field = `${partNoun[part]} '${path}'`;
+  switch (issue.keyword) {
+    case 'additionalProperties':
+      return `${partNoun[part]} '${String(params.additionalProperty)}' is not allowed.`;
+    case 'required':
+      return `${partNoun[part]} '${String(params.missingProperty)}' is required.`;
+    case 'type':
+      return path === ''
+        ? `The ${part === 'body' ? 'request body' : part} must be ${typeNoun[String(params.type)] ?? String(params.type)}.`
+        : `${field} must be ${typeNoun[String(params.type)] ?? String(params.type)}.`;
+    case 'minimum':
+      return `${field} must be at least ${String(params.limit)}.`;
+    case 'maximum':
+      return `${field} must be at most ${String(params.limit)}.`;
+    case 'minLength':
+      return Number(params.limit) === 1 ? `${field} must not be empty.` : `${field} must be at least ${String(params.limit)} characters long.`;
+    case 'maxLength':
+      return `${field} must be at most ${String(params.limit)} characters long.`;
+    case 'pattern':
+      return `${field} must contain a non-blank character.`;
+    case 'enum':
+      return `${field} must be one of: ${(params.allowedValues as unknown[]).join(', ')}.`;
+    default:
+      return `${field} is invalid (${issue.message ?? issue.keyword}).`;
+  }
+}
