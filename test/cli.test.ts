@@ -1,0 +1,99 @@
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { petstore, startServer } from './helpers/cli.ts';
+import { tempDir } from './helpers/test-app.ts';
+
+const KEY = /psk_[A-Za-z0-9]{40}/;
+const lastLine = (text: string) => text.trimEnd().split('\n').at(-1) ?? '';
+
+describe('petstore CLI', () => {
+  it('prints usage for help, and exits 2 on an unknown command', () => {
+    const help = petstore(['help'], {});
+    expect(help.status).toBe(0);
+    expect(help.stdout).toMatch(/keys create --account NAME/);
+    const unknown = petstore(['frobnicate'], {});
+    expect(unknown.status).toBe(2);
+    expect(unknown.stderr).toMatch(/unknown command 'frobnicate'/);
+  });
+
+  it('runs as `npx petstore` after npm ci', () => {
+    const res = spawnSync('npx', ['--no', 'petstore', 'help'], { encoding: 'utf8', timeout: 60_000 });
+    expect(res.status).toBe(0);
+    expect(res.stdout).toMatch(/^Usage: petstore <command>/m);
+  });
+
+  it('reports invalid configuration in one clear message, exit 1, no stack', () => {
+    const res = petstore(['migrate'], { PORT: 'abc', LOG_LEVEL: 'loud', STAGING_BASE_URL: 'https://staging.example.test/api' });
+    expect(res.status).toBe(1);
+    expect(res.stderr).toMatch(/PORT must be an integer from 0 to 65535 \(got 'abc'\)/);
+    expect(res.stderr).toMatch(/LOG_LEVEL must be one of/);
+    expect(res.stderr).toMatch(/STAGING_BASE_URL must be an http\(s\) URL ending in \/v1/);
+    expect(res.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('migrates, creates keys (the key alone on the last line), lists them without the key, and revokes', () => {
+    const env = { DATABASE_URL: join(tempDir(), 'nested', 'cli.db') };
+    expect(petstore(['migrate'], env).stdout).toMatch(/Applied 1 migration\(s\): 0001-initial/);
+    expect(petstore(['migrate'], env).stdout).toMatch(/up to date/);
+
+    const created = petstore(['keys', 'create', '--account', 'alice'], env);
+    expect(created.status).toBe(0);
+    const key = lastLine(created.stdout);
+    expect(key).toMatch(new RegExp(`^${KEY.source}$`));
+
+    const listed = petstore(['keys', 'list'], env);
+    expect(listed.status).toBe(0);
+    expect(listed.stdout).toMatch(/ID\s+PREFIX\s+ACCOUNT\s+CREATED\s+LAST USED\s+REVOKED/);
+    expect(listed.stdout).toContain(key.slice(0, 12));
+    expect(listed.stdout).toContain('alice');
+    expect(listed.stdout).not.toContain(key);
+
+    const revoked = petstore(['keys', 'revoke', '1'], env);
+    expect(revoked.status).toBe(0);
+    expect(petstore(['keys', 'list'], env).stdout).toMatch(/alice\s+\S+\s+-\s+\d{4}-/);
+
+    expect(petstore(['keys', 'create'], env).status).toBe(2);
+    expect(petstore(['keys', 'create', '--account', 'bad name!'], env).status).toBe(1);
+    const missing = petstore(['keys', 'revoke', '99'], env);
+    expect(missing.status).toBe(1);
+    expect(missing.stderr).toMatch(/No API key with id or prefix '99'/);
+  });
+
+  it('serves: first start makes a key, the CLI works beside the running server, data survives a restart', async () => {
+    const env = { DATABASE_URL: join(tempDir(), 'serve.db') };
+    const server = await startServer(env);
+    const firstKey = server.output().match(KEY)?.[0] ?? '';
+    expect(server.output()).toMatch(/First start: created account "default"/);
+    expect(server.output()).toContain(`${server.origin}/v1/docs`);
+    const as = (key: string) => ({ authorization: `Bearer ${key}`, 'content-type': 'application/json' });
+
+    const created = await fetch(`${server.origin}/v1/pets`, { method: 'POST', headers: as(firstKey), body: JSON.stringify({ name: 'Survivor', categoryId: 7 }) });
+    expect(created.status).toBe(201);
+    const pet = (await created.json()) as { id: number };
+
+    // The CLI writes to the same file while the server runs.
+    const bobKey = lastLine(petstore(['keys', 'create', '--account', 'bob'], env).stdout);
+    expect((await fetch(`${server.origin}/v1/pets`, { headers: as(bobKey) })).status).toBe(200);
+    expect(petstore(['keys', 'revoke', bobKey.slice(0, 12)], env).status).toBe(0);
+    expect((await fetch(`${server.origin}/v1/pets`, { headers: as(bobKey) })).status).toBe(401);
+
+    expect(await server.stop('SIGTERM')).toBe(0);
+    // last_used_at is written in batches, and the last batch on shutdown.
+    expect(petstore(['keys', 'list'], env).stdout).toMatch(/default\s+\S+\s+\d{4}-\S+\s+-/);
+
+    const again = await startServer(env);
+    expect(again.output()).not.toMatch(KEY);
+    const read = await fetch(`${again.origin}/v1/pets/${pet.id}`, { headers: as(firstKey) });
+    expect(await read.json()).toEqual({ id: pet.id, name: 'Survivor', categoryId: 7, status: 'available' });
+    expect(await again.stop('SIGINT')).toBe(0);
+  });
+
+  it('does not make a key on first start in production', async () => {
+    const env = { DATABASE_URL: join(tempDir(), 'prod.db'), NODE_ENV: 'production' };
+    const server = await startServer(env);
+    expect(server.output()).not.toMatch(KEY);
+    expect(await server.stop()).toBe(0);
+    expect(petstore(['keys', 'list'], env).stdout).toMatch(/No API keys yet/);
+  });
+});

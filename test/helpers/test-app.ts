@@ -1,0 +1,66 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import type { Kysely } from 'kysely';
+import { createApp } from '../../src/app.ts';
+import { loadConfig } from '../../src/config/load-config.ts';
+import { openDatabase } from '../../src/db/connection.ts';
+import { migrateToLatest } from '../../src/db/migrate.ts';
+import type { Database } from '../../src/db/types.ts';
+import { createApiKey } from '../../src/services/api-keys/index.ts';
+
+export interface TestApp {
+  app: FastifyInstance;
+  /** The app's own connection: for arranging keys and for reading what was stored. */
+  db: Kysely<Database>;
+  dbFile: string;
+  key: string;
+  auth: { authorization: string };
+  /** A request with the test key. */
+  call(options: InjectOptions): Promise<LightMyRequestResponse>;
+  close(): Promise<void>;
+}
+
+export function tempDir(): string {
+  return mkdtempSync(join(tmpdir(), 'petstore-test-'));
+}
+
+/** A fully built app on a fresh SQLite file, with one API key for account "tester". */
+export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const dir = tempDir();
+  const dbFile = join(dir, 'petstore.db');
+  const config = loadConfig({ DATABASE_URL: dbFile, LOG_LEVEL: 'silent', ...env });
+  const db = openDatabase(config.databaseUrl);
+  await migrateToLatest(db);
+  const { key } = await createApiKey(db, 'tester');
+  const app = await createApp({ config, db });
+  const auth = { authorization: `Bearer ${key}` };
+  return {
+    app,
+    db,
+    dbFile,
+    key,
+    auth,
+    call: (options) => app.inject({ ...options, headers: { ...auth, ...options.headers } }),
+    async close() {
+      await app.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The Error body contract (§2.4): exactly code, message and status, status equal to the HTTP status. */
+export function expectErrorBody(response: { statusCode: number; body: string; headers: Record<string, unknown> }, code: string): {
+  code: string;
+  message: string;
+  status: number;
+} {
+  const body = JSON.parse(response.body) as { code: string; message: string; status: number };
+  if (Object.keys(body).sort().join() !== 'code,message,status') throw new Error(`not an Error body: ${response.body}`);
+  if (body.status !== response.statusCode) throw new Error(`status ${body.status} != HTTP ${response.statusCode}`);
+  if (body.code !== code) throw new Error(`expected code ${code}, got ${body.code}: ${body.message}`);
+  if (typeof body.message !== 'string' || body.message.length === 0) throw new Error('empty message');
+  if (!String(response.headers['content-type']).startsWith('application/json')) throw new Error('error is not JSON');
+  return body;
+}

@@ -1,0 +1,92 @@
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApiKey, revokeApiKey } from '../../src/services/api-keys/index.ts';
+import { expectErrorBody, startTestApp } from '../helpers/test-app.ts';
+import type { TestApp } from '../helpers/test-app.ts';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(() => t.close());
+
+const protectedRoutes = [
+  { method: 'GET', url: '/v1/pets' },
+  { method: 'POST', url: '/v1/pets', payload: { name: 'A', categoryId: 1 } },
+  { method: 'GET', url: '/v1/pets/1' },
+  { method: 'GET', url: '/v1/store/orders' },
+  { method: 'POST', url: '/messages', payload: { message: 'hi' } },
+  { method: 'GET', url: '/messages/msg_1' },
+] as const;
+
+describe('bearer authentication (contract §5)', () => {
+  const badHeaders: [string, Record<string, string>][] = [
+    ['no Authorization header', {}],
+    ['an empty Authorization header', { authorization: '' }],
+    ['the Basic scheme', { authorization: 'Basic dXNlcjpwYXNz' }],
+    ['Bearer with no token', { authorization: 'Bearer ' }],
+    ['a malformed key', { authorization: 'Bearer not-a-key' }],
+    ['an unknown well-formed key', { authorization: `Bearer psk_${'A'.repeat(40)}` }],
+  ];
+  for (const route of protectedRoutes) {
+    it.each(badHeaders)(`${route.method} ${route.url}: 401 with %s`, async (_label, headers) => {
+      const res = await t.app.inject({ ...route, headers });
+      expect(res.statusCode).toBe(401);
+      expectErrorBody(res, 'UNAUTHORIZED');
+      expect(res.headers['www-authenticate']).toBe('Bearer realm="petstore"');
+    });
+  }
+
+  it('stores nothing when a write is refused for want of a key', async () => {
+    await t.app.inject({ method: 'POST', url: '/v1/pets', payload: { name: 'Ghost', categoryId: 1 } });
+    const ghosts = await t.db.selectFrom('pets').select('id').where('name', '=', 'Ghost').execute();
+    expect(ghosts).toEqual([]);
+  });
+
+  it('accepts the scheme in any case', async () => {
+    const res = await t.app.inject({ url: '/v1/pets', headers: { authorization: `bearer ${t.key}` } });
+    expect(res.statusCode).toBe(200);
+  });
+
+  it('refuses a key on its first request after it is revoked', async () => {
+    const { key, id } = await createApiKey(t.db, 'soon-gone');
+    const headers = { authorization: `Bearer ${key}` };
+    expect((await t.app.inject({ url: '/v1/pets', headers })).statusCode).toBe(200);
+    await revokeApiKey(t.db, String(id));
+    const res = await t.app.inject({ url: '/v1/pets', headers });
+    expect(res.statusCode).toBe(401);
+    expect(expectErrorBody(res, 'UNAUTHORIZED').message).toMatch(/invalid or has been revoked/);
+  });
+
+  it('refuses a key whose secret part is wrong even when its prefix is right', async () => {
+    const forged = `${t.key.slice(0, 12)}${'Z'.repeat(32)}`;
+    const res = await t.app.inject({ url: '/v1/pets', headers: { authorization: `Bearer ${forged}` } });
+    expect(res.statusCode).toBe(401);
+  });
+
+  it('issues keys of the form psk_ + 40 base62 characters and keeps them only as a SHA-256 hash', async () => {
+    const { key } = await createApiKey(t.db, 'hash-check');
+    expect(key).toMatch(/^psk_[A-Za-z0-9]{40}$/);
+    const file = readFileSync(t.dbFile);
+    const wal = (() => {
+      try {
+        return readFileSync(`${t.dbFile}-wal`);
+      } catch {
+        return Buffer.alloc(0);
+      }
+    })();
+    for (const bytes of [file, wal]) {
+      expect(bytes.includes(key)).toBe(false);
+      expect(bytes.includes(t.key)).toBe(false);
+    }
+    const rows = await t.db.selectFrom('api_keys').selectAll().execute();
+    expect(rows.every((r) => /^[0-9a-f]{64}$/.test(r.key_hash))).toBe(true);
+  });
+
+  it('does not write to the database per request: last_used_at lands in a batch', async () => {
+    const { key, id } = await createApiKey(t.db, 'usage');
+    for (let i = 0; i < 5; i++) await t.app.inject({ url: '/v1/pets', headers: { authorization: `Bearer ${key}` } });
+    const lastUsed = () => t.db.selectFrom('api_keys').select('last_used_at').where('id', '=', id).executeTakeFirstOrThrow();
+    expect((await lastUsed()).last_used_at).toBeNull();
+  });
+});

@@ -1,0 +1,68 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { expectErrorBody, startTestApp } from '../helpers/test-app.ts';
+import type { TestApp } from '../helpers/test-app.ts';
+
+let t: TestApp | undefined;
+afterEach(async () => {
+  await t?.close().catch(() => undefined);
+  t = undefined;
+});
+
+describe('every error is the Error body', () => {
+  it('unknown route: 404 NOT_FOUND, with or without a key', async () => {
+    t = await startTestApp();
+    for (const res of [await t.app.inject({ url: '/v2/pets' }), await t.call({ url: '/v1/nothing-here' })]) {
+      expect(res.statusCode).toBe(404);
+      expectErrorBody(res, 'NOT_FOUND');
+    }
+  });
+
+  it('wrong method on a known route: 405 METHOD_NOT_ALLOWED with Allow', async () => {
+    t = await startTestApp();
+    const del = await t.call({ method: 'DELETE', url: '/v1/pets' });
+    expect(del.statusCode).toBe(405);
+    expectErrorBody(del, 'METHOD_NOT_ALLOWED');
+    expect(del.headers.allow).toBe('GET, HEAD, POST');
+    const put = await t.call({ method: 'PUT', url: '/v1/pets/1' });
+    expect(put.statusCode).toBe(405);
+    expect(put.headers.allow).toBe('GET, HEAD');
+    const get = await t.call({ method: 'GET', url: '/messages' });
+    expect(get.statusCode).toBe(405);
+    expect(get.headers.allow).toBe('POST');
+  });
+
+  it('GET /v1/store/orders: 401 without a key, 501 NOT_IMPLEMENTED with one', async () => {
+    t = await startTestApp();
+    const anonymous = await t.app.inject({ url: '/v1/store/orders' });
+    expect(anonymous.statusCode).toBe(401);
+    const res = await t.call({ url: '/v1/store/orders' });
+    expect(res.statusCode).toBe(501);
+    expectErrorBody(res, 'NOT_IMPLEMENTED');
+  });
+
+  it('an unexpected failure: 500 INTERNAL_ERROR that shows no stack, SQL or path; /readyz says 503', async () => {
+    t = await startTestApp();
+    // Closing the database under a running app is the failure no client can cause on purpose.
+    await t.db.destroy();
+    const res = await t.call({ method: 'POST', url: '/v1/pets', payload: { name: 'A', categoryId: 1 } });
+    expect(res.statusCode).toBe(500);
+    const body = expectErrorBody(res, 'INTERNAL_ERROR');
+    expect(body.message).toBe('An unexpected error occurred.');
+    expect(res.body).not.toMatch(/at |insert|select|\/|\\|sqlite/i);
+    const ready = await t.app.inject({ url: '/readyz' });
+    expect(ready.statusCode).toBe(503);
+    expectErrorBody(ready, 'NOT_READY');
+  });
+});
+
+describe('probes', () => {
+  it('/healthz and /readyz answer without a key', async () => {
+    t = await startTestApp();
+    const health = await t.app.inject({ url: '/healthz' });
+    expect(health.statusCode).toBe(200);
+    expect(health.json()).toEqual({ status: 'ok' });
+    const ready = await t.app.inject({ url: '/readyz' });
+    expect(ready.statusCode).toBe(200);
+    expect(ready.json()).toEqual({ status: 'ready' });
+  });
+});

@@ -1,0 +1,84 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApiKey } from '../../src/services/api-keys/index.ts';
+import { expectErrorBody, startTestApp } from '../helpers/test-app.ts';
+import type { TestApp } from '../helpers/test-app.ts';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(() => t.close());
+
+const send = (payload: unknown, headers: Record<string, string> = {}) =>
+  t.call({ method: 'POST', url: '/messages', payload: payload as string, headers });
+const messageCount = async () =>
+  (await t.db.selectFrom('messages').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n;
+
+describe('POST /messages (quickstart, outside /v1)', () => {
+  it('queues the message: 201, the record, a Location, and it is stored', async () => {
+    const before = Date.now();
+    const res = await send({ message: 'Hello from the quickstart' });
+    expect(res.statusCode).toBe(201);
+    const body = res.json();
+    expect(Object.keys(body).sort()).toEqual(['createdAt', 'id', 'message', 'status']);
+    expect(body.id).toMatch(/^msg_\d+$/);
+    expect(body.message).toBe('Hello from the quickstart');
+    expect(body.status).toBe('queued');
+    expect(body.createdAt).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+    expect(Date.parse(body.createdAt)).toBeGreaterThanOrEqual(before - 1);
+    expect(res.headers.location).toBe(`/messages/${body.id}`);
+
+    const read = await t.call({ url: res.headers.location as string });
+    expect(read.statusCode).toBe(200);
+    expect(read.json()).toEqual(body);
+  });
+
+  it('is not served under /v1', async () => {
+    const res = await t.call({ method: 'POST', url: '/v1/messages', payload: { message: 'x' } });
+    expect(res.statusCode).toBe(404);
+    expectErrorBody(res, 'NOT_FOUND');
+  });
+
+  const invalid: [string, string, Record<string, string>, string][] = [
+    ['invalid JSON', '{"message": "hi"', { 'content-type': 'application/json' }, 'INVALID_JSON'],
+    ['a missing message', '{}', { 'content-type': 'application/json' }, 'VALIDATION_FAILED'],
+    ['a number as message', '{"message": 5}', { 'content-type': 'application/json' }, 'VALIDATION_FAILED'],
+    ['a null message', '{"message": null}', { 'content-type': 'application/json' }, 'VALIDATION_FAILED'],
+    ['an empty message', '{"message": ""}', { 'content-type': 'application/json' }, 'VALIDATION_FAILED'],
+    ['a message over 4096 characters', JSON.stringify({ message: 'x'.repeat(4097) }), { 'content-type': 'application/json' }, 'VALIDATION_FAILED'],
+    ['an unknown field', '{"message": "hi", "to": "+1"}', { 'content-type': 'application/json' }, 'VALIDATION_FAILED'],
+    ['text/plain', '{"message": "hi"}', { 'content-type': 'text/plain' }, 'INVALID_CONTENT_TYPE'],
+    ['a form body', 'message=hi', { 'content-type': 'application/x-www-form-urlencoded' }, 'INVALID_CONTENT_TYPE'],
+  ];
+  it.each(invalid)('refuses %s with 400, storing nothing', async (_label, payload, headers, code) => {
+    const before = await messageCount();
+    const res = await send(payload, headers);
+    expect(res.statusCode).toBe(400);
+    expectErrorBody(res, code);
+    expect(await messageCount()).toBe(before);
+  });
+
+  it('accepts application/json with a charset parameter', async () => {
+    const res = await send('{"message":"charset"}', { 'content-type': 'application/json; charset=utf-8' });
+    expect(res.statusCode).toBe(201);
+  });
+});
+
+describe('GET /messages/{id}', () => {
+  it('answers 404 for an unknown id and 400 for a malformed one', async () => {
+    const missing = await t.call({ url: '/messages/msg_123' });
+    expect(missing.statusCode).toBe(404);
+    expectErrorBody(missing, 'MESSAGE_NOT_FOUND');
+    const malformed = await t.call({ url: '/messages/hello' });
+    expect(malformed.statusCode).toBe(400);
+    expectErrorBody(malformed, 'VALIDATION_FAILED');
+  });
+
+  it("hides another account's message as 404", async () => {
+    const sent = (await send({ message: 'private' })).json();
+    const other = await createApiKey(t.db, 'someone-else');
+    const res = await t.app.inject({ url: `/messages/${sent.id}`, headers: { authorization: `Bearer ${other.key}` } });
+    expect(res.statusCode).toBe(404);
+    expectErrorBody(res, 'MESSAGE_NOT_FOUND');
+  });
+});

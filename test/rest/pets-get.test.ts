@@ -1,0 +1,48 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectErrorBody, startTestApp } from '../helpers/test-app.ts';
+import type { TestApp } from '../helpers/test-app.ts';
+
+let t: TestApp;
+let petId: number;
+beforeAll(async () => {
+  t = await startTestApp();
+  petId = (await t.call({ method: 'POST', url: '/v1/pets', payload: { name: 'Kitty', categoryId: 2, status: 'pending' } })).json().id;
+});
+afterAll(() => t.close());
+
+function expectDeprecationHeaders(headers: Record<string, unknown>): void {
+  expect(headers.deprecation).toMatch(/^@\d+$/);
+  expect(headers.sunset).toBe('Thu, 05 Dec 2030 00:00:00 GMT');
+  expect(headers.link).toBe('</v1/pets>; rel="successor-version"');
+}
+
+describe('GET /v1/pets/{petId} (deprecated)', () => {
+  it('returns the Pet with the deprecation headers', async () => {
+    const res = await t.call({ url: `/v1/pets/${petId}` });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ id: petId, name: 'Kitty', categoryId: 2, status: 'pending' });
+    expectDeprecationHeaders(res.headers);
+    expect(Number(String(res.headers.deprecation).slice(1))).toBeLessThan(Date.UTC(2030, 11, 5) / 1000);
+  });
+
+  it('answers 404 PET_NOT_FOUND for an absent pet, still deprecated', async () => {
+    const res = await t.call({ url: '/v1/pets/424242' });
+    expect(res.statusCode).toBe(404);
+    expectErrorBody(res, 'PET_NOT_FOUND');
+    expectDeprecationHeaders(res.headers);
+  });
+
+  it.each(['abc', '0', '-1', '1.5', '9007199254740992', '99999999999999999999'])('answers 400 for the petId %s', async (id) => {
+    const res = await t.call({ url: `/v1/pets/${id}` });
+    expect(res.statusCode).toBe(400);
+    expectErrorBody(res, 'VALIDATION_FAILED');
+    expectDeprecationHeaders(res.headers);
+  });
+
+  it('answers 401 without a key, still deprecated', async () => {
+    const res = await t.app.inject({ url: `/v1/pets/${petId}` });
+    expect(res.statusCode).toBe(401);
+    expectErrorBody(res, 'UNAUTHORIZED');
+    expectDeprecationHeaders(res.headers);
+  });
+});
