@@ -1,7 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, SqliteDialect } from 'kysely';
+import { Kysely } from 'kysely';
+import { PetstoreSqliteDialect } from './sqlite-dialect.ts';
 import type { Database } from './types.ts';
 
 export const DEFAULT_DATABASE_URL = './data/petstore.db';
@@ -22,10 +23,5 @@ export function openDatabase(databaseUrl: string = DEFAULT_DATABASE_URL): Kysely
   sqlite.pragma('foreign_keys = ON');
   // Writers from another process wait up to 5 s for the lock instead of failing at once.
   sqlite.pragma('busy_timeout = 5000');
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
-}
-
-/** True when a write failed on a unique constraint; how each dialect says so stays here. */
-export function isUniqueViolation(error: unknown): boolean {
-  return error instanceof SQLite.SqliteError && error.code.startsWith('SQLITE_CONSTRAINT_UNIQUE');
+  return new Kysely<Database>({ dialect: new PetstoreSqliteDialect({ database: sqlite }) });
 }

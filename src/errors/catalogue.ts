@@ -18,6 +18,7 @@ export const errorCatalogue = {
   PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is too large.' },
   INTERNAL_ERROR: { status: 500, message: 'An unexpected error occurred.' },
   NOT_IMPLEMENTED: { status: 501, message: 'This operation is not implemented yet.' },
+  SERVICE_UNAVAILABLE: { status: 503, message: 'The database is busy; retry shortly.' },
   NOT_READY: { status: 503, message: 'The service is not ready: the database does not answer.' },
 } as const satisfies Record<string, { status: number; message: string }>;
 

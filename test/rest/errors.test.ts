@@ -1,3 +1,4 @@
+import SQLite from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { expectErrorBody, startTestApp } from '../helpers/test-app.ts';
 import type { TestApp } from '../helpers/test-app.ts';
@@ -52,6 +53,27 @@ describe('every error is the Error body', () => {
     const ready = await t.app.inject({ url: '/readyz' });
     expect(ready.statusCode).toBe(503);
     expectErrorBody(ready, 'NOT_READY');
+  });
+});
+
+describe('a database locked by another writer', () => {
+  it('answers 503 SERVICE_UNAVAILABLE with Retry-After after the 5 s busy timeout, storing nothing, then recovers', async () => {
+    t = await startTestApp();
+    const other = new SQLite(t.dbFile);
+    other.exec('BEGIN EXCLUSIVE');
+    try {
+      const res = await t.call({ method: 'POST', url: '/v1/pets', payload: { name: 'Blocked', categoryId: 1 } });
+      expect(res.statusCode).toBe(503);
+      expectErrorBody(res, 'SERVICE_UNAVAILABLE');
+      expect(res.headers['retry-after']).toBe('1');
+      expect(res.body).not.toMatch(/SQLITE|insert/i);
+    } finally {
+      other.exec('ROLLBACK');
+      other.close();
+    }
+    const list = await t.call({ url: '/v1/pets' });
+    expect(list.json()).toEqual([]);
+    expect((await t.call({ method: 'POST', url: '/v1/pets', payload: { name: 'Free', categoryId: 1 } })).statusCode).toBe(201);
   });
 });
 

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { isUniqueViolation } from '../../db/connection.ts';
+import { isUniqueViolation } from '../../db/database-error.ts';
 import type { Database } from '../../db/types.ts';
 import { AppError } from '../../errors/index.ts';
 import { generateApiKey, hashApiKey, keyPrefix } from './key-format.ts';

@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { isUniqueViolation } from '../../db/connection.ts';
+import { isUniqueViolation } from '../../db/database-error.ts';
 import type { Database, MessageRow } from '../../db/types.ts';
 import { createValidator } from '../validation/validator.ts';
 import { sendMessageSchema } from './message-schema.ts';
