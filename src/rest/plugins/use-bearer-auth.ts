@@ -1,4 +1,5 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
+import { bearerToken } from '../../http/bearer-token.ts';
 import { AppError } from '../../errors/index.ts';
 import type { KeyVerifier, Principal } from '../../services/api-keys/index.ts';
 
@@ -8,17 +9,10 @@ declare module 'fastify' {
   }
 }
 
-/** Contract §5: `Authorization: Bearer <API_KEY>`; the scheme is case-insensitive (RFC 9110 §11.1). */
-export function bearerToken(request: FastifyRequest): string | null {
-  const header = request.headers.authorization;
-  const match = header === undefined ? null : /^Bearer +([^ ]+) *$/i.exec(header);
-  return match?.[1] ?? null;
-}
-
 /** Every route registered in `scope` after this call requires a valid, unrevoked key. */
 export function useBearerAuth(scope: FastifyInstance, verifier: KeyVerifier): void {
   scope.addHook('onRequest', async (request) => {
-    const token = bearerToken(request);
+    const token = bearerToken(request.headers.authorization);
     const principal = token === null ? null : await verifier.verify(token);
     if (!principal) {
       throw new AppError(

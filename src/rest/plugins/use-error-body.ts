@@ -1,9 +1,10 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, toErrorBody } from '../../errors/index.ts';
+import { WWW_AUTHENTICATE } from '../../http/bearer-token.ts';
 import { toAppError } from '../to-app-error.ts';
 
 export function sendError(reply: FastifyReply, error: AppError): FastifyReply {
-  if (error.status === 401) reply.header('WWW-Authenticate', 'Bearer realm="petstore"');
+  if (error.status === 401) reply.header('WWW-Authenticate', WWW_AUTHENTICATE);
   if (error.status === 503) reply.header('Retry-After', '1');
   return reply.code(error.status).type('application/json; charset=utf-8').send(toErrorBody(error));
 }

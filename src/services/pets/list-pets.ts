@@ -3,16 +3,42 @@ import type { Database } from '../../db/types.ts';
 import { decodeCursor, encodeCursor } from '../pagination/cursor.ts';
 import { PAGE_SIZE } from '../pagination/page-size.ts';
 import type { Page } from '../pagination/page-size.ts';
+import type { FieldNames, InputPart } from '../validation/describe-issue.ts';
 import { createValidator } from '../validation/validator.ts';
 import { listPetsQuerySchema } from './pet-schema.ts';
-import type { ListPetsQuery, Pet } from './pet-schema.ts';
+import type { ListPetsQuery, Pet, PetStatus } from './pet-schema.ts';
 import { petColumns, toPet } from './to-pet.ts';
 
-const validateQuery = createValidator<ListPetsQuery>(listPetsQuerySchema, 'querystring');
+export interface PetPage extends Page<Pet> {
+  /** The filter the page was read with, so a count can match it. */
+  status: PetStatus | undefined;
+}
+
+/** How a caller names the query's fields in its own error messages. */
+export interface ListPetsNaming {
+  part: InputPart;
+  names?: FieldNames;
+}
+
+const validators = new Map<InputPart, ReturnType<typeof createValidator<ListPetsQuery>>>();
+function validatorFor(part: InputPart) {
+  let validate = validators.get(part);
+  if (!validate) validators.set(part, (validate = createValidator<ListPetsQuery>(listPetsQuerySchema, part)));
+  return validate;
+}
+
+/** The cursor that resumes a listing right after this pet; REST's Link and GraphQL's edges use the same. */
+export function petCursor(pet: Pick<Pet, 'id'>): string {
+  return encodeCursor('pets', pet.id);
+}
 
 /** Pets in ascending id order, a page at a time. Keyset pagination: a deep page costs what the first does. */
-export async function listPets(db: Kysely<Database>, query: ListPetsQuery): Promise<Page<Pet>> {
-  const { limit = PAGE_SIZE.default, status, cursor } = validateQuery({ ...query });
+export async function listPets(
+  db: Kysely<Database>,
+  query: ListPetsQuery,
+  { part, names }: ListPetsNaming = { part: 'querystring' },
+): Promise<PetPage> {
+  const { limit = PAGE_SIZE.default, status, cursor } = validatorFor(part)({ ...query }, names);
   const afterId = cursor === undefined ? 0 : decodeCursor('pets', cursor);
 
   let select = db.selectFrom('pets').select(petColumns).where('id', '>', afterId);
@@ -22,5 +48,11 @@ export async function listPets(db: Kysely<Database>, query: ListPetsQuery): Prom
 
   const items = rows.slice(0, limit).map(toPet);
   const last = items.at(-1);
-  return { items, nextCursor: rows.length > limit && last ? encodeCursor('pets', last.id) : null };
+  return { items, nextCursor: rows.length > limit && last ? petCursor(last) : null, status };
+}
+
+export async function countPets(db: Kysely<Database>, status: PetStatus | undefined): Promise<number> {
+  let select = db.selectFrom('pets').select((eb) => eb.fn.countAll<number>().as('count'));
+  if (status !== undefined) select = select.where('status', '=', status);
+  return Number((await select.executeTakeFirstOrThrow()).count);
 }

@@ -19,19 +19,23 @@ const typeNoun: Record<string, string> = {
   array: 'an array',
 };
 
+/** What a surface calls a field, where it differs from the schema (GraphQL's `first` is the schema's `limit`). */
+export type FieldNames = Readonly<Record<string, string>>;
+
 /**
  * One sentence a client can act on, naming the offending field. REST (Fastify's
  * ajv) and the service layer both describe issues here, so their words match.
  */
-export function describeIssue(part: InputPart, issue: ErrorObject): string {
+export function describeIssue(part: InputPart, issue: ErrorObject, names: FieldNames = {}): string {
   const params = issue.params as Record<string, unknown>;
-  const path = issue.instancePath.replace(/^\//, '').replaceAll('/', '.');
+  const name = (key: string) => names[key] ?? key;
+  const path = name(issue.instancePath.replace(/^\//, '').replaceAll('/', '.'));
   const field = `${partNoun[part]} '${path}'`;
   switch (issue.keyword) {
     case 'additionalProperties':
-      return `${partNoun[part]} '${String(params.additionalProperty)}' is not allowed.`;
+      return `${partNoun[part]} '${name(String(params.additionalProperty))}' is not allowed.`;
     case 'required':
-      return `${partNoun[part]} '${String(params.missingProperty)}' is required.`;
+      return `${partNoun[part]} '${name(String(params.missingProperty))}' is required.`;
     case 'type':
       return path === ''
         ? `The ${part === 'body' ? 'request body' : part} must be ${typeNoun[String(params.type)] ?? String(params.type)}.`
