@@ -6,6 +6,7 @@ import type { Config } from './config/load-config.ts';
 import { openDatabase } from './db/connection.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import type { Database } from './db/types.ts';
+import { mountGraphQL } from './graphql/mount-graphql.ts';
 import { createKeyVerifier } from './services/api-keys/index.ts';
 import { strictAjv } from './services/validation/validator.ts';
 import { useBearerAuth } from './rest/plugins/use-bearer-auth.ts';
@@ -22,6 +23,8 @@ export interface AppOptions {
   config: Config;
   /** An open database to serve from; the app owns it from here and closes it on close. Default: open `config.databaseUrl`. */
   db?: Kysely<Database>;
+  /** Where log lines go; default stdout. */
+  logStream?: { write(line: string): void };
 }
 
 // Query strings and path parameters arrive as text, so they are coerced ("20" → 20);
@@ -29,7 +32,7 @@ export interface AppOptions {
 const paramAjv = new Ajv({ coerceTypes: true, useDefaults: true, removeAdditional: false, allErrors: false });
 
 /** Builds the whole server on the configured database, migrated, without listening. Closing it closes the database. */
-export async function createApp({ config, db = openDatabase(config.databaseUrl) }: AppOptions): Promise<FastifyInstance> {
+export async function createApp({ config, db = openDatabase(config.databaseUrl), logStream }: AppOptions): Promise<FastifyInstance> {
   try {
     await migrateToLatest(db);
   } catch (error) {
@@ -39,7 +42,7 @@ export async function createApp({ config, db = openDatabase(config.databaseUrl) 
   const verifier = createKeyVerifier(db);
 
   const app = Fastify({
-    logger: { level: config.logLevel, redact: ['req.headers.authorization'] },
+    logger: { level: config.logLevel, redact: ['req.headers.authorization'], ...(logStream ? { stream: logStream } : {}) },
     bodyLimit: 1024 * 1024,
     frameworkErrors: handleError,
     ajv: { customOptions: { coerceTypes: true, removeAdditional: false } },
@@ -54,6 +57,14 @@ export async function createApp({ config, db = openDatabase(config.databaseUrl) 
 
   await useOpenApi(app, config);
   await app.register(healthRoutes, { db });
+  // GraphQL checks keys itself: introspection alone is open so GraphiQL can load its docs.
+  mountGraphQL(app, {
+    db,
+    verifier,
+    graphiql: config.graphiql,
+    introspection: config.graphqlIntrospection,
+    production: config.nodeEnv === 'production',
+  });
   await app.register(async (scope) => {
     useBearerAuth(scope, verifier);
     const linkBase = config.publicBaseUrl ?? '/v1';

@@ -66,6 +66,7 @@ describe('petstore CLI', () => {
     const firstKey = server.output().match(KEY)?.[0] ?? '';
     expect(server.output()).toMatch(/First start: created account "default"/);
     expect(server.output()).toContain(`${server.origin}/v1/docs`);
+    expect(server.output()).toContain(`GraphiQL: ${server.origin}/graphql`);
     const as = (key: string) => ({ authorization: `Bearer ${key}`, 'content-type': 'application/json' });
 
     const created = await fetch(`${server.origin}/v1/pets`, { method: 'POST', headers: as(firstKey), body: JSON.stringify({ name: 'Survivor', categoryId: 7 }) });

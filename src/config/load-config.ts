@@ -14,6 +14,10 @@ export interface Config {
   stagingBaseUrl: string;
   /** Where clients reach this instance (ending in `/v1`); when set, Link headers are absolute under it. */
   publicBaseUrl: string | null;
+  /** GraphiQL at GET /graphql; default on, off in production. */
+  graphiql: boolean;
+  /** GraphQL introspection; default on, off in production. */
+  graphqlIntrospection: boolean;
 }
 
 export class ConfigError extends Error {
@@ -41,6 +45,14 @@ function baseUrl(problems: string[], env: Env, name: string, fallback: string | 
   return raw.replace(/\/$/, '');
 }
 
+function flag(problems: string[], env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (raw === 'true' || raw === 'false') return raw === 'true';
+  problems.push(`${name} must be true or false (got '${raw}').`);
+  return fallback;
+}
+
 /** Reads the environment once, reporting every problem together. */
 export function loadConfig(env: Env = process.env): Config {
   const problems: string[] = [];
@@ -60,15 +72,18 @@ export function loadConfig(env: Env = process.env): Config {
   const logLevel = (env.LOG_LEVEL ?? 'info') as LogLevel;
   if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got '${logLevel}').`);
 
+  const nodeEnv = env.NODE_ENV || 'development';
   const config: Config = {
     port,
     host,
     databaseUrl,
     logLevel,
-    nodeEnv: env.NODE_ENV || 'development',
+    nodeEnv,
     productionBaseUrl: baseUrl(problems, env, 'PRODUCTION_BASE_URL', 'https://api.petstore.example/v1') ?? '',
     stagingBaseUrl: baseUrl(problems, env, 'STAGING_BASE_URL', 'https://staging.api.petstore.example/v1') ?? '',
     publicBaseUrl: baseUrl(problems, env, 'PUBLIC_BASE_URL', null),
+    graphiql: flag(problems, env, 'GRAPHIQL', nodeEnv !== 'production'),
+    graphqlIntrospection: flag(problems, env, 'GRAPHQL_INTROSPECTION', nodeEnv !== 'production'),
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

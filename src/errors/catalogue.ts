@@ -9,6 +9,8 @@ export const errorCatalogue = {
   INVALID_JSON: { status: 400, message: 'The request body is not valid JSON.' },
   INVALID_CONTENT_TYPE: { status: 400, message: 'The request body must be sent as Content-Type: application/json.' },
   INVALID_CURSOR: { status: 400, message: 'The cursor is not valid; use the one from the previous page.' },
+  GRAPHQL_PARSE_FAILED: { status: 400, message: 'The GraphQL document could not be parsed.' },
+  QUERY_TOO_COMPLEX: { status: 400, message: 'The GraphQL operation exceeds a limit (depth, aliases, tokens, directives or cost).' },
   UNAUTHORIZED: { status: 401, message: 'A valid API key is required: send Authorization: Bearer <API_KEY>.' },
   NOT_FOUND: { status: 404, message: 'No such route.' },
   PET_NOT_FOUND: { status: 404, message: 'The requested pet could not be found.' },

@@ -26,15 +26,19 @@ export function tempDir(): string {
   return mkdtempSync(join(tmpdir(), 'petstore-test-'));
 }
 
-/** A fully built app on a fresh SQLite file, with one API key for account "tester". */
-export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+/** A fully built app on a fresh SQLite file, with one API key for account "tester". `wrapDb` may add Kysely plugins to observe queries. */
+export async function startTestApp(
+  env: Record<string, string> = {},
+  wrapDb: (db: Kysely<Database>) => Kysely<Database> = (db) => db,
+  logStream?: { write(line: string): void },
+): Promise<TestApp> {
   const dir = tempDir();
   const dbFile = join(dir, 'petstore.db');
   const config = loadConfig({ DATABASE_URL: dbFile, LOG_LEVEL: 'silent', ...env });
   const db = openDatabase(config.databaseUrl);
   await migrateToLatest(db);
   const { key } = await createApiKey(db, 'tester');
-  const app = await createApp({ config, db });
+  const app = await createApp({ config, db: wrapDb(db), logStream });
   const auth = { authorization: `Bearer ${key}` };
   return {
     app,

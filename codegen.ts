@@ -1,0 +1,30 @@
+import type { CodegenConfig } from '@graphql-codegen/cli';
+
+// schema/*.graphql is the source of truth; this writes the resolver types the code is checked against.
+const config: CodegenConfig = {
+  schema: 'schema/*.graphql',
+  generates: {
+    'src/graphql/__generated__/resolvers-types.ts': {
+      plugins: ['typescript', 'typescript-resolvers'],
+      config: {
+        useTypeImports: true,
+        enumsAsTypes: true,
+        strictScalars: true,
+        useIndexSignature: false,
+        mapperTypeSuffix: 'Model',
+        contextType: '../context.ts#GraphQLContext',
+        mappers: {
+          Pet: '../../services/pets/index.ts#Pet',
+          PetConnection: '../../services/pets/index.ts#PetPage',
+          Message: '../../services/messages/index.ts#Message',
+        },
+        scalars: {
+          SafeInt: 'number',
+          DateTime: { input: 'Date', output: 'Date | string' },
+        },
+      },
+    },
+  },
+};
+
+export default config;

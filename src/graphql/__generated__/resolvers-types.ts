@@ -1,0 +1,301 @@
+import type { GraphQLResolveInfo, GraphQLScalarType, GraphQLScalarTypeConfig } from 'graphql';
+import type { Pet as PetModel, PetPage as PetPageModel } from '../../services/pets/index.ts';
+import type { Message as MessageModel } from '../../services/messages/index.ts';
+import type { GraphQLContext } from '../context.ts';
+export type Maybe<T> = T | null;
+export type InputMaybe<T> = Maybe<T>;
+export type Omit<T, K extends keyof T> = Pick<T, Exclude<keyof T, K>>;
+export type RequireFields<T, K extends keyof T> = Omit<T, K> & { [P in K]-?: NonNullable<T[P]> };
+/** All built-in and custom scalars, mapped to their actual values */
+export type Scalars = {
+  ID: { input: string; output: string; }
+  String: { input: string; output: string; }
+  Boolean: { input: boolean; output: boolean; }
+  Int: { input: number; output: number; }
+  Float: { input: number; output: number; }
+  /** An ISO 8601 date-time in UTC, e.g. 2026-11-22T02:30:11.814Z (graphql-scalars' DateTime). */
+  DateTime: { input: Date; output: Date | string; }
+  /**
+   * An integer from -(2^53-1) to 2^53-1, carried exactly (graphql-scalars' SafeInt).
+   * Used for int64 fields of the REST contract, which a 32-bit GraphQL Int could not hold.
+   * Larger values are rejected with an error, never rounded.
+   */
+  SafeInt: { input: number; output: number; }
+};
+
+/** A message of the quickstart exchange; the same record as REST's POST /messages answer. */
+export type Message = {
+  __typename?: 'Message';
+  createdAt: Scalars['DateTime']['output'];
+  /** msg_<digits> */
+  id: Scalars['ID']['output'];
+  message: Scalars['String']['output'];
+  status: MessageStatus;
+};
+
+/** queued: accepted, and may not yet be processed (the only state the contract shows so far). */
+export type MessageStatus =
+  | 'queued';
+
+export type Mutation = {
+  __typename?: 'Mutation';
+  /** Adds a pet (REST: POST /v1/pets). */
+  createPet: Pet;
+  /** Queues a message (REST: POST /messages). 1-4096 characters. */
+  sendMessage: Message;
+};
+
+
+export type MutationCreatePetArgs = {
+  input: NewPetInput;
+};
+
+
+export type MutationSendMessageArgs = {
+  message: Scalars['String']['input'];
+};
+
+export type NewPetInput = {
+  /** A positive integer up to 2^53-1. */
+  categoryId: Scalars['SafeInt']['input'];
+  /** 1-100 characters, not blank. */
+  name: Scalars['String']['input'];
+  /** Defaults to available. */
+  status?: InputMaybe<PetStatus>;
+};
+
+export type PageInfo = {
+  __typename?: 'PageInfo';
+  endCursor?: Maybe<Scalars['String']['output']>;
+  hasNextPage: Scalars['Boolean']['output'];
+};
+
+/** An animal of the store's catalogue; the same record as REST's Pet. */
+export type Pet = {
+  __typename?: 'Pet';
+  /** Identifier of the category the animal belongs to (int64; exact up to 2^53-1). */
+  categoryId: Scalars['SafeInt']['output'];
+  /** Unique identifier assigned on creation (REST's integer id, as a string). */
+  id: Scalars['ID']['output'];
+  name: Scalars['String']['output'];
+  status: PetStatus;
+};
+
+export type PetConnection = {
+  __typename?: 'PetConnection';
+  edges: Array<PetEdge>;
+  nodes: Array<Pet>;
+  pageInfo: PageInfo;
+  /** The number of pets matching the filter; computed only when selected. */
+  totalCount: Scalars['Int']['output'];
+};
+
+export type PetEdge = {
+  __typename?: 'PetEdge';
+  /** Opaque; the same cursor REST puts in its Link header, usable on either surface. */
+  cursor: Scalars['String']['output'];
+  node: Pet;
+};
+
+/** Availability status of a pet: exactly the values of the REST contract. */
+export type PetStatus =
+  | 'available'
+  | 'pending'
+  | 'sold';
+
+export type Query = {
+  __typename?: 'Query';
+  /**
+   * One pet by id, or null with a PET_NOT_FOUND error.
+   * @deprecated Mirrors REST GET /v1/pets/{petId}, which is removed on 2030-12-05. Use pets(status:) instead.
+   */
+  pet?: Maybe<Pet>;
+  /**
+   * Pets in ascending id order, a page at a time. `first` is 1-100 (default 20), like REST's `limit`;
+   * `after` takes an endCursor, or the cursor of a REST Link header.
+   */
+  pets: PetConnection;
+};
+
+
+export type QueryPetArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
+export type QueryPetsArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  status?: InputMaybe<PetStatus>;
+};
+
+
+
+export type ResolverTypeWrapper<T> = Promise<T> | T;
+
+
+export type ResolverWithResolve<TResult, TParent, TContext, TArgs> = {
+  resolve: ResolverFn<TResult, TParent, TContext, TArgs>;
+};
+export type Resolver<TResult, TParent = Record<PropertyKey, never>, TContext = Record<PropertyKey, never>, TArgs = Record<PropertyKey, never>> = ResolverFn<TResult, TParent, TContext, TArgs> | ResolverWithResolve<TResult, TParent, TContext, TArgs>;
+
+export type ResolverFn<TResult, TParent, TContext, TArgs> = (
+  parent: TParent,
+  args: TArgs,
+  context: TContext,
+  info: GraphQLResolveInfo
+) => Promise<TResult> | TResult;
+
+export type SubscriptionSubscribeFn<TResult, TParent, TContext, TArgs> = (
+  parent: TParent,
+  args: TArgs,
+  context: TContext,
+  info: GraphQLResolveInfo
+) => AsyncIterable<TResult> | Promise<AsyncIterable<TResult>>;
+
+export type SubscriptionResolveFn<TResult, TParent, TContext, TArgs> = (
+  parent: TParent,
+  args: TArgs,
+  context: TContext,
+  info: GraphQLResolveInfo
+) => TResult | Promise<TResult>;
+
+export interface SubscriptionSubscriberObject<TResult, TKey extends string, TParent, TContext, TArgs> {
+  subscribe: SubscriptionSubscribeFn<{ [key in TKey]: TResult }, TParent, TContext, TArgs>;
+  resolve?: SubscriptionResolveFn<TResult, { [key in TKey]: TResult }, TContext, TArgs>;
+}
+
+export interface SubscriptionResolverObject<TResult, TParent, TContext, TArgs> {
+  subscribe: SubscriptionSubscribeFn<any, TParent, TContext, TArgs>;
+  resolve: SubscriptionResolveFn<TResult, any, TContext, TArgs>;
+}
+
+export type SubscriptionObject<TResult, TKey extends string, TParent, TContext, TArgs> =
+  | SubscriptionSubscriberObject<TResult, TKey, TParent, TContext, TArgs>
+  | SubscriptionResolverObject<TResult, TParent, TContext, TArgs>;
+
+export type SubscriptionResolver<TResult, TKey extends string, TParent = Record<PropertyKey, never>, TContext = Record<PropertyKey, never>, TArgs = Record<PropertyKey, never>> =
+  | ((...args: any[]) => SubscriptionObject<TResult, TKey, TParent, TContext, TArgs>)
+  | SubscriptionObject<TResult, TKey, TParent, TContext, TArgs>;
+
+export type TypeResolveFn<TTypes, TParent = Record<PropertyKey, never>, TContext = Record<PropertyKey, never>> = (
+  parent: TParent,
+  context: TContext,
+  info: GraphQLResolveInfo
+) => Maybe<TTypes> | Promise<Maybe<TTypes>>;
+
+export type IsTypeOfResolverFn<T = Record<PropertyKey, never>, TContext = Record<PropertyKey, never>> = (obj: T, context: TContext, info: GraphQLResolveInfo) => boolean | Promise<boolean>;
+
+export type NextResolverFn<T> = () => Promise<T>;
+
+export type DirectiveResolverFn<TResult = Record<PropertyKey, never>, TParent = Record<PropertyKey, never>, TContext = Record<PropertyKey, never>, TArgs = Record<PropertyKey, never>> = (
+  next: NextResolverFn<TResult>,
+  parent: TParent,
+  args: TArgs,
+  context: TContext,
+  info: GraphQLResolveInfo
+) => TResult | Promise<TResult>;
+
+
+
+
+
+/** Mapping between all available schema types and the resolvers types */
+export type ResolversTypes = {
+  Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
+  DateTime: ResolverTypeWrapper<Scalars['DateTime']['output']>;
+  ID: ResolverTypeWrapper<Scalars['ID']['output']>;
+  Int: ResolverTypeWrapper<Scalars['Int']['output']>;
+  Message: ResolverTypeWrapper<MessageModel>;
+  MessageStatus: MessageStatus;
+  Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
+  NewPetInput: NewPetInput;
+  PageInfo: ResolverTypeWrapper<PageInfo>;
+  Pet: ResolverTypeWrapper<PetModel>;
+  PetConnection: ResolverTypeWrapper<PetPageModel>;
+  PetEdge: ResolverTypeWrapper<Omit<PetEdge, 'node'> & { node: ResolversTypes['Pet'] }>;
+  PetStatus: PetStatus;
+  Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
+  SafeInt: ResolverTypeWrapper<Scalars['SafeInt']['output']>;
+  String: ResolverTypeWrapper<Scalars['String']['output']>;
+};
+
+/** Mapping between all available schema types and the resolvers parents */
+export type ResolversParentTypes = {
+  Boolean: Scalars['Boolean']['output'];
+  DateTime: Scalars['DateTime']['output'];
+  ID: Scalars['ID']['output'];
+  Int: Scalars['Int']['output'];
+  Message: MessageModel;
+  Mutation: Record<PropertyKey, never>;
+  NewPetInput: NewPetInput;
+  PageInfo: PageInfo;
+  Pet: PetModel;
+  PetConnection: PetPageModel;
+  PetEdge: Omit<PetEdge, 'node'> & { node: ResolversParentTypes['Pet'] };
+  Query: Record<PropertyKey, never>;
+  SafeInt: Scalars['SafeInt']['output'];
+  String: Scalars['String']['output'];
+};
+
+export interface DateTimeScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['DateTime'], any> {
+  name: 'DateTime';
+}
+
+export type MessageResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Message'] = ResolversParentTypes['Message']> = {
+  createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  message?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  status?: Resolver<ResolversTypes['MessageStatus'], ParentType, ContextType>;
+};
+
+export type MutationResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = {
+  createPet?: Resolver<ResolversTypes['Pet'], ParentType, ContextType, RequireFields<MutationCreatePetArgs, 'input'>>;
+  sendMessage?: Resolver<ResolversTypes['Message'], ParentType, ContextType, RequireFields<MutationSendMessageArgs, 'message'>>;
+};
+
+export type PageInfoResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['PageInfo'] = ResolversParentTypes['PageInfo']> = {
+  endCursor?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  hasNextPage?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+};
+
+export type PetResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Pet'] = ResolversParentTypes['Pet']> = {
+  categoryId?: Resolver<ResolversTypes['SafeInt'], ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  status?: Resolver<ResolversTypes['PetStatus'], ParentType, ContextType>;
+};
+
+export type PetConnectionResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['PetConnection'] = ResolversParentTypes['PetConnection']> = {
+  edges?: Resolver<Array<ResolversTypes['PetEdge']>, ParentType, ContextType>;
+  nodes?: Resolver<Array<ResolversTypes['Pet']>, ParentType, ContextType>;
+  pageInfo?: Resolver<ResolversTypes['PageInfo'], ParentType, ContextType>;
+  totalCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+};
+
+export type PetEdgeResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['PetEdge'] = ResolversParentTypes['PetEdge']> = {
+  cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  node?: Resolver<ResolversTypes['Pet'], ParentType, ContextType>;
+};
+
+export type QueryResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {
+  pet?: Resolver<Maybe<ResolversTypes['Pet']>, ParentType, ContextType, RequireFields<QueryPetArgs, 'id'>>;
+  pets?: Resolver<ResolversTypes['PetConnection'], ParentType, ContextType, RequireFields<QueryPetsArgs, 'first'>>;
+};
+
+export interface SafeIntScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['SafeInt'], any> {
+  name: 'SafeInt';
+}
+
+export type Resolvers<ContextType = GraphQLContext> = {
+  DateTime?: GraphQLScalarType;
+  Message?: MessageResolvers<ContextType>;
+  Mutation?: MutationResolvers<ContextType>;
+  PageInfo?: PageInfoResolvers<ContextType>;
+  Pet?: PetResolvers<ContextType>;
+  PetConnection?: PetConnectionResolvers<ContextType>;
+  PetEdge?: PetEdgeResolvers<ContextType>;
+  Query?: QueryResolvers<ContextType>;
+  SafeInt?: GraphQLScalarType;
+};
+

@@ -1,0 +1,13 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/types.ts';
+import type { Principal } from '../services/api-keys/index.ts';
+
+/** What every resolver gets: the same database and principal REST routes use. */
+export interface GraphQLContext {
+  db: Kysely<Database>;
+  /** The verified key's owner; null when no valid key was sent (only introspection gets that far). */
+  principal: Principal | null;
+  requestId: string;
+  log: FastifyBaseLogger;
+}

@@ -1,0 +1,90 @@
+import { EnvelopArmorPlugin } from '@escape.tech/graphql-armor';
+import { useDisableIntrospection } from '@graphql-yoga/plugin-disable-introspection';
+import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
+import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
+import { createSchema, createYoga } from 'graphql-yoga';
+import type { Plugin, YogaServerInstance } from 'graphql-yoga';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/types.ts';
+import { bearerToken } from '../http/bearer-token.ts';
+import type { KeyVerifier } from '../services/api-keys/index.ts';
+import type { GraphQLContext } from './context.ts';
+import { GRAPHIQL_DEFAULT_QUERY } from './graphiql-default-query.ts';
+import { GRAPHQL_LIMITS } from './graphql-limits.ts';
+import { maskError } from './mask-error.ts';
+import { useLogUnexpectedErrors } from './plugins/use-log-unexpected-errors.ts';
+import { useRequireKey } from './plugins/use-require-key.ts';
+import { useValidationErrorShape } from './plugins/use-validation-error-shape.ts';
+import { resolvers } from './resolvers/index.ts';
+import { loadTypeDefs } from './type-defs.ts';
+
+// The self-contained page is ~9 MB (GraphiQL and its editor workers inlined): render it once.
+const renderedGraphiQL = new Map<string, string>();
+const renderGraphiQLOnce: typeof renderGraphiQL = (options) => {
+  const key = JSON.stringify(options ?? {});
+  let html = renderedGraphiQL.get(key);
+  if (html === undefined) renderedGraphiQL.set(key, (html = renderGraphiQL(options)));
+  return html;
+};
+
+export interface ServerContext {
+  req: FastifyRequest;
+  reply: FastifyReply;
+}
+
+export interface GraphQLOptions {
+  db: Kysely<Database>;
+  verifier: KeyVerifier;
+  log: FastifyBaseLogger;
+  graphiql?: boolean;
+  introspection?: boolean;
+  /** Production hides "Did you mean …?" hints, which leak the schema when introspection is off. */
+  production?: boolean;
+}
+
+export function createGraphQL({
+  db,
+  verifier,
+  log,
+  graphiql = true,
+  introspection = true,
+  production = false,
+}: GraphQLOptions): YogaServerInstance<ServerContext, GraphQLContext> {
+  type Context = GraphQLContext & ServerContext;
+  const plugins: Plugin<Context>[] = [
+    EnvelopArmorPlugin({
+      maxDepth: { n: GRAPHQL_LIMITS.maxDepth },
+      maxAliases: { n: GRAPHQL_LIMITS.maxAliases },
+      maxTokens: { n: GRAPHQL_LIMITS.maxTokens },
+      maxDirectives: { n: GRAPHQL_LIMITS.maxDirectives },
+      costLimit: { maxCost: GRAPHQL_LIMITS.maxCost },
+      blockFieldSuggestion: { enabled: production },
+    }) as Plugin<Context>,
+    useValidationErrorShape<Context>(),
+    useRequireKey<Context>(),
+    useLogUnexpectedErrors<Context>(),
+  ];
+  if (!introspection) plugins.push(useDisableIntrospection() as Plugin<Context>);
+
+  return createYoga<ServerContext, GraphQLContext>({
+    schema: createSchema<Context>({ typeDefs: loadTypeDefs(), resolvers: resolvers as never }),
+    graphqlEndpoint: '/graphql',
+    context: async ({ req }) => {
+      const token = bearerToken(req.headers.authorization);
+      return { db, principal: token === null ? null : await verifier.verify(token), requestId: req.id, log: req.log };
+    },
+    maskedErrors: { maskError },
+    batching: false,
+    landingPage: false,
+    graphiql: graphiql ? { title: 'Petstore Gateway GraphiQL', defaultQuery: GRAPHIQL_DEFAULT_QUERY } : false,
+    // The self-contained GraphiQL: no CDN, so it works offline and behind strict networks.
+    renderGraphiQL: renderGraphiQLOnce,
+    logging: {
+      debug: (...args) => log.debug(args.length === 1 ? args[0] : args),
+      info: (...args) => log.info(args.length === 1 ? args[0] : args),
+      warn: (...args) => log.warn(args.length === 1 ? args[0] : args),
+      error: (...args) => log.error(args.length === 1 ? args[0] : args),
+    },
+    plugins,
+  });
+}

@@ -1,0 +1,8 @@
+/** Abuse limits, checked before execution (graphql-armor). The README lists the same numbers. */
+export const GRAPHQL_LIMITS = {
+  maxDepth: 8,
+  maxAliases: 15,
+  maxTokens: 1000,
+  maxDirectives: 10,
+  maxCost: 5000,
+} as const;

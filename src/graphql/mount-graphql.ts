@@ -1,0 +1,22 @@
+import type { FastifyInstance } from 'fastify';
+import type { GraphQLOptions } from './create-yoga.ts';
+import { createGraphQL } from './create-yoga.ts';
+
+/** Serves Yoga at /graphql (GET and POST) inside the Fastify app, beside REST. */
+export function mountGraphQL(app: FastifyInstance, options: Omit<GraphQLOptions, 'log'>): void {
+  const yoga = createGraphQL({ ...options, log: app.log });
+  app.route({
+    url: yoga.graphqlEndpoint,
+    method: ['GET', 'POST'],
+    schema: { hide: false, summary: 'GraphQL endpoint (GraphiQL in a browser)', tags: ['graphql'], servers: [{ url: '/' }] },
+    handler: async (req, reply) => {
+      const response = await yoga.handleNodeRequestAndResponse(req, reply, { req, reply });
+      response.headers.forEach((value, key) => {
+        reply.header(key, value);
+      });
+      reply.status(response.status);
+      reply.send(response.body);
+      return reply;
+    },
+  });
+}

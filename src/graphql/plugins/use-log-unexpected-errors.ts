@@ -1,0 +1,23 @@
+import { GraphQLError } from 'graphql';
+import type { Plugin } from 'graphql-yoga';
+import { AppError } from '../../errors/index.ts';
+import type { GraphQLContext } from '../context.ts';
+
+/** Clients see "Unexpected error."; the log keeps the real error with the request id to find it by. */
+export function useLogUnexpectedErrors<Context extends GraphQLContext>(): Plugin<Context> {
+  return {
+    onExecute({ args }) {
+      return {
+        onExecuteDone({ result }) {
+          if (!('errors' in result) || !result.errors) return;
+          for (const error of result.errors) {
+            const original = error instanceof GraphQLError ? error.originalError : error;
+            if (!original || original instanceof GraphQLError) continue;
+            if (original instanceof AppError && original.code !== 'INTERNAL_ERROR') continue;
+            args.contextValue.log.error({ err: original, requestId: args.contextValue.requestId, path: error.path }, 'GraphQL resolver failed');
+          }
+        },
+      };
+    },
+  };
+}

@@ -1,0 +1,14 @@
+import type { GraphQLError } from 'graphql';
+import type { Plugin } from 'graphql-yoga';
+import { maskError } from '../mask-error.ts';
+
+/** Yoga answers validation errors without its masking step; send them through the same boundary. */
+export function useValidationErrorShape<Context extends object>(): Plugin<Context> {
+  return {
+    onValidate() {
+      return ({ result, setResult }) => {
+        if (result.length > 0) setResult(result.map((error) => maskError(error) as GraphQLError));
+      };
+    },
+  };
+}

@@ -1,0 +1,54 @@
+import { existsSync } from 'node:fs';
+import { chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp } from '../helpers/test-app.ts';
+import type { TestApp } from '../helpers/test-app.ts';
+
+// Debian's Chromium; .ci/run installs it. Missing is a failure, never a skip.
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+let t: TestApp;
+let browser: Browser;
+let origin: string;
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM}: apt-get install chromium (or set CHROMIUM_PATH)`);
+  t = await startTestApp();
+  origin = await t.app.listen({ port: 0, host: '127.0.0.1' });
+  await t.call({ method: 'POST', url: '/v1/pets', payload: { name: 'Browser Rex', categoryId: 5 } });
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'],
+  });
+}, 120_000);
+afterAll(async () => {
+  await browser?.close();
+  await t?.close();
+});
+
+describe('GraphiQL in a real browser', () => {
+  it('opens, takes the Authorization header, runs the pets query and shows the result', async () => {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    const offsite: string[] = [];
+    page.on('request', (request) => {
+      if (!request.url().startsWith(origin) && !/^(data|blob):/.test(request.url())) offsite.push(request.url());
+    });
+
+    await page.goto(`${origin}/graphql`);
+    await page.getByRole('button', { name: 'Headers' }).click();
+    await page.locator('.graphiql-editor-tool .monaco-editor').last().click();
+    await page.keyboard.insertText(JSON.stringify({ Authorization: `Bearer ${t.key}` }));
+    await page.getByRole('button', { name: /Execute query/ }).click();
+    await page.getByRole('menuitem', { name: 'ListPets' }).click();
+
+    const result = page.locator('.result-window');
+    await result.getByText('Browser Rex').waitFor({ timeout: 20_000 });
+    // Monaco renders spaces as no-break spaces.
+    const text = (await result.innerText()).replaceAll('\u00a0', ' ');
+    expect(text).toMatch(/"totalCount": 1/);
+    expect(text).toMatch(/"status": "available"/);
+    expect(text).not.toMatch(/"errors"/);
+    expect(offsite).toEqual([]);
+  }, 90_000);
+});

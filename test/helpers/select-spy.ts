@@ -1,0 +1,18 @@
+import { SelectQueryNode, TableNode } from 'kysely';
+import type { Kysely, KyselyPlugin } from 'kysely';
+import type { Database } from '../../src/db/types.ts';
+
+/** Wraps the app's database so `onSelect` sees the table of every SELECT before it runs (and may throw). */
+export function spyOnSelects(onSelect: (table: string) => void): (db: Kysely<Database>) => Kysely<Database> {
+  const plugin: KyselyPlugin = {
+    transformQuery: ({ node }) => {
+      if (SelectQueryNode.is(node)) {
+        const from = node.from?.froms[0];
+        onSelect(from && TableNode.is(from) ? from.table.identifier.name : '?');
+      }
+      return node;
+    },
+    transformResult: async ({ result }) => result,
+  };
+  return (db) => db.withPlugin(plugin);
+}
