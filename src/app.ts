@@ -45,7 +45,6 @@ export async function createApp({ config, db = openDatabase(config.databaseUrl),
     logger: { level: config.logLevel, redact: ['req.headers.authorization'], ...(logStream ? { stream: logStream } : {}) },
     bodyLimit: 1024 * 1024,
     frameworkErrors: handleError,
-    ajv: { customOptions: { coerceTypes: true, removeAdditional: false } },
   });
   app.decorateRequest('principal', null);
   app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? strictAjv : paramAjv).compile(schema));

@@ -33,8 +33,9 @@ export function maskError(error: unknown): Error {
     const base = graphQLError ?? new GraphQLError(appError.message);
     return withCode(base, appError.message, appError.code, appError.status);
   }
-  // A GraphQLError with no other error inside comes from graphql-js, the scalars, armor or our own plugins.
-  if (!appError && graphQLError && !(graphQLError.originalError && !(graphQLError.originalError instanceof GraphQLError))) {
+  // A GraphQLError with no other kind of error inside comes from graphql-js, the scalars, armor or our own plugins.
+  const requestError = graphQLError !== null && (!graphQLError.originalError || graphQLError.originalError instanceof GraphQLError);
+  if (!appError && requestError) {
     if (typeof graphQLError.extensions.status === 'number') return graphQLError;
     const code: ErrorCode = / limit of \d+ exceeded/.test(graphQLError.message)
       ? 'QUERY_TOO_COMPLEX'

@@ -1,6 +1,6 @@
+import { requirePrincipal } from '../../services/api-keys/index.ts';
 import { sendMessage } from '../../services/messages/index.ts';
 import type { Resolvers } from '../__generated__/resolvers-types.ts';
-import { requirePrincipal } from '../require-principal.ts';
 
 export const messageResolvers: Resolvers = {
   Mutation: {

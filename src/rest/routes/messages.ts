@@ -1,17 +1,12 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/types.ts';
+import { requirePrincipal } from '../../services/api-keys/index.ts';
 import { getMessage, messageIdSchema, messageSchema, sendMessage, sendMessageSchema } from '../../services/messages/index.ts';
 import { bearerSecurity, errorResponses } from '../schemas.ts';
 
 // Contract §4.4: the quickstart lives on its own base address, outside /v1.
 const messagesServer = [{ url: '/', description: 'The messages base address (this server, outside /v1).' }];
-
-function principalOf(request: { principal: { accountId: number } | null }): number {
-  // The auth hook runs before every handler in this scope; a missing principal is a wiring bug.
-  if (!request.principal) throw new Error('route reached without authentication');
-  return request.principal.accountId;
-}
 
 export const messagesRoutes: FastifyPluginAsync<{ db: Kysely<Database> }> = async (app, { db }) => {
   app.post(
@@ -35,7 +30,7 @@ export const messagesRoutes: FastifyPluginAsync<{ db: Kysely<Database> }> = asyn
       },
     },
     async (request, reply) => {
-      const message = await sendMessage(db, principalOf(request), request.body);
+      const message = await sendMessage(db, requirePrincipal(request).accountId, request.body);
       return reply.code(201).header('Location', `/messages/${message.id}`).send(message);
     },
   );
@@ -53,6 +48,6 @@ export const messagesRoutes: FastifyPluginAsync<{ db: Kysely<Database> }> = asyn
         response: { 200: { description: 'The message.', ...messageSchema }, ...errorResponses(400, 401, 404) },
       },
     },
-    async (request) => getMessage(db, principalOf(request), request.params.id),
+    async (request) => getMessage(db, requirePrincipal(request).accountId, request.params.id),
   );
 };

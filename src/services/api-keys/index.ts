@@ -6,3 +6,4 @@ export { listApiKeys } from './list-api-keys.ts';
 export type { ApiKeySummary } from './list-api-keys.ts';
 export { revokeApiKey } from './revoke-api-key.ts';
 export { ensureFirstKey } from './ensure-first-key.ts';
+export { requirePrincipal } from './require-principal.ts';
