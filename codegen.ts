@@ -17,6 +17,8 @@ const config: CodegenConfig = {
           Pet: '../../services/pets/index.ts#Pet',
           PetConnection: '../../services/pets/index.ts#PetPage',
           Message: '../../services/messages/index.ts#Message',
+          Order: '../../services/orders/index.ts#Order',
+          OrderConnection: '../../services/orders/index.ts#OrderPage',
         },
         scalars: {
           SafeInt: 'number',

@@ -6,6 +6,9 @@ import type { Config } from './config/load-config.ts';
 import { openDatabase } from './db/connection.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import type { Database } from './db/types.ts';
+import { startDeliveryWorker } from './delivery/delivery-worker.ts';
+import { logTransport } from './delivery/log-transport.ts';
+import { webhookTransport } from './delivery/webhook-transport.ts';
 import { mountGraphQL } from './graphql/mount-graphql.ts';
 import { createKeyVerifier } from './services/api-keys/index.ts';
 import { strictAjv } from './services/validation/validator.ts';
@@ -68,12 +71,28 @@ export async function createApp({ config, db = openDatabase(config.databaseUrl),
     useBearerAuth(scope, verifier);
     const linkBase = config.publicBaseUrl ?? '/v1';
     await scope.register(petsRoutes, { prefix: '/v1', db, linkBase });
-    await scope.register(storeOrdersRoutes, { prefix: '/v1' });
+    await scope.register(storeOrdersRoutes, { prefix: '/v1', db, linkBase });
     await scope.register(messagesRoutes, { db });
   });
   methodNotAllowed.close();
 
+  const { delivery } = config;
+  const worker = delivery.enabled
+    ? startDeliveryWorker({
+        db,
+        log: app.log.child({ component: 'delivery' }),
+        transport: delivery.webhookUrl
+          ? webhookTransport({ url: delivery.webhookUrl, timeoutMs: delivery.webhookTimeoutMs })
+          : logTransport(app.log.child({ component: 'delivery' })),
+        pollMs: delivery.pollMs,
+        leaseMs: delivery.leaseMs,
+        maxAttempts: delivery.maxAttempts,
+        retryBaseMs: delivery.retryBaseMs,
+      })
+    : null;
+
   app.addHook('onClose', async () => {
+    await worker?.stop();
     await verifier.close();
     await db.destroy();
   });

@@ -18,6 +18,19 @@ export interface Config {
   graphiql: boolean;
   /** GraphQL introspection; default on, off in production. */
   graphqlIntrospection: boolean;
+  delivery: DeliveryConfig;
+}
+
+export interface DeliveryConfig {
+  /** Run the message delivery worker in this process. */
+  enabled: boolean;
+  /** POST each message here; unset → the log transport. */
+  webhookUrl: string | null;
+  webhookTimeoutMs: number;
+  maxAttempts: number;
+  retryBaseMs: number;
+  pollMs: number;
+  leaseMs: number;
 }
 
 export class ConfigError extends Error {
@@ -53,6 +66,47 @@ function flag(problems: string[], env: Env, name: string, fallback: boolean): bo
   return fallback;
 }
 
+
+function integer(problems: string[], env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = /^[0-9]+$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!(value >= min && value <= max)) {
+    problems.push(`${name} must be an integer from ${min} to ${max} (got '${raw}').`);
+    return fallback;
+  }
+  return value;
+}
+
+function httpUrl(problems: string[], env: Env, name: string): string | null {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return null;
+  try {
+    if (['http:', 'https:'].includes(new URL(raw).protocol)) return raw;
+  } catch {
+    // reported below
+  }
+  problems.push(`${name} must be an http(s) URL (got '${raw}').`);
+  return null;
+}
+
+function deliveryConfig(problems: string[], env: Env): DeliveryConfig {
+  const delivery: DeliveryConfig = {
+    enabled: flag(problems, env, 'MESSAGE_DELIVERY', true),
+    webhookUrl: httpUrl(problems, env, 'MESSAGE_WEBHOOK_URL'),
+    webhookTimeoutMs: integer(problems, env, 'MESSAGE_WEBHOOK_TIMEOUT_MS', 5_000, 1, 60_000),
+    maxAttempts: integer(problems, env, 'MESSAGE_MAX_ATTEMPTS', 5, 1, 100),
+    retryBaseMs: integer(problems, env, 'MESSAGE_RETRY_BASE_MS', 1_000, 1, 3_600_000),
+    pollMs: integer(problems, env, 'MESSAGE_POLL_MS', 200, 10, 60_000),
+    leaseMs: integer(problems, env, 'MESSAGE_LEASE_MS', 30_000, 100, 3_600_000),
+  };
+  // A lease shorter than an attempt would let a second worker take a message still being sent.
+  if (delivery.leaseMs <= delivery.webhookTimeoutMs) {
+    problems.push(`MESSAGE_LEASE_MS (${delivery.leaseMs}) must be longer than MESSAGE_WEBHOOK_TIMEOUT_MS (${delivery.webhookTimeoutMs}).`);
+  }
+  return delivery;
+}
+
 /** Reads the environment once, reporting every problem together. */
 export function loadConfig(env: Env = process.env): Config {
   const problems: string[] = [];
@@ -84,6 +138,7 @@ export function loadConfig(env: Env = process.env): Config {
     publicBaseUrl: baseUrl(problems, env, 'PUBLIC_BASE_URL', null),
     graphiql: flag(problems, env, 'GRAPHIQL', nodeEnv !== 'production'),
     graphqlIntrospection: flag(problems, env, 'GRAPHQL_INTROSPECTION', nodeEnv !== 'production'),
+    delivery: deliveryConfig(problems, env),
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

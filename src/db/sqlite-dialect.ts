@@ -1,5 +1,5 @@
 import SQLite from 'better-sqlite3';
-import { SqliteDialect, SqliteDriver } from 'kysely';
+import { CompiledQuery, SqliteDialect, SqliteDriver } from 'kysely';
 import type { DatabaseConnection, Driver, SqliteDialectConfig } from 'kysely';
 import { DatabaseError } from './database-error.ts';
 import type { DatabaseErrorKind } from './database-error.ts';
@@ -12,11 +12,17 @@ function kindOf(error: unknown): DatabaseErrorKind {
   return 'failure';
 }
 
+// SQLite has no boolean type and better-sqlite3 refuses to bind one; store 1/0.
+function bindable(query: CompiledQuery): CompiledQuery {
+  if (!query.parameters.some((p) => typeof p === 'boolean')) return query;
+  return { ...query, parameters: query.parameters.map((p) => (typeof p === 'boolean' ? Number(p) : p)) };
+}
+
 function translating(connection: DatabaseConnection): DatabaseConnection {
   return {
     async executeQuery(query) {
       try {
-        return await connection.executeQuery(query);
+        return await connection.executeQuery(bindable(query));
       } catch (error) {
         throw new DatabaseError(kindOf(error), error);
       }
@@ -28,6 +34,12 @@ function translating(connection: DatabaseConnection): DatabaseConnection {
 class TranslatingSqliteDriver extends SqliteDriver {
   override async acquireConnection(): Promise<DatabaseConnection> {
     return translating(await super.acquireConnection());
+  }
+
+  // Every transaction here writes. Taking the write lock at BEGIN means a second process
+  // waits (busy_timeout) instead of failing when a read-then-write would upgrade its lock.
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
   }
 }
 

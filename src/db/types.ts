@@ -33,8 +33,28 @@ export interface MessagesTable {
   id: string;
   account_id: number;
   message: string;
-  status: 'queued';
+  status: 'queued' | 'sent' | 'failed';
   created_at: ColumnType<Timestamp, Timestamp, never>;
+  updated_at: Timestamp;
+  attempts: Generated<number>;
+  /** When a queued message is next due for delivery. */
+  next_attempt_at: Timestamp | null;
+  /** A worker's lease: until then no other worker may take the message. Expired leases are retaken. */
+  claimed_until: Timestamp | null;
+  failure_reason: string | null;
+}
+
+export interface OrdersTable {
+  id: Generated<number>;
+  account_id: number;
+  pet_id: number;
+  quantity: number;
+  ship_date: Timestamp | null;
+  status: 'placed' | 'approved' | 'delivered';
+  /** 0/1 in SQLite; the service turns it into a boolean. */
+  complete: ColumnType<number | boolean, boolean, boolean>;
+  created_at: ColumnType<Timestamp, Timestamp, never>;
+  updated_at: Timestamp;
 }
 
 export interface Database {
@@ -42,9 +62,11 @@ export interface Database {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
   messages: MessagesTable;
+  orders: OrdersTable;
 }
 
 export type PetRow = Selectable<PetsTable>;
 export type NewPetRow = Insertable<PetsTable>;
 export type ApiKeyRow = Selectable<ApiKeysTable>;
 export type MessageRow = Selectable<MessagesTable>;
+export type OrderRow = Selectable<OrdersTable>;

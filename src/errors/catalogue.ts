@@ -16,10 +16,12 @@ export const errorCatalogue = {
   PET_NOT_FOUND: { status: 404, message: 'The requested pet could not be found.' },
   MESSAGE_NOT_FOUND: { status: 404, message: 'The requested message could not be found.' },
   API_KEY_NOT_FOUND: { status: 404, message: 'No such API key.' },
+  ORDER_NOT_FOUND: { status: 404, message: 'The requested order could not be found.' },
   METHOD_NOT_ALLOWED: { status: 405, message: 'The method is not allowed on this route.' },
+  PET_NOT_AVAILABLE: { status: 409, message: 'Only an available pet can be ordered.' },
+  INVALID_ORDER_TRANSITION: { status: 409, message: 'Orders move forward one step at a time: placed, approved, delivered.' },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is too large.' },
   INTERNAL_ERROR: { status: 500, message: 'An unexpected error occurred.' },
-  NOT_IMPLEMENTED: { status: 501, message: 'This operation is not implemented yet.' },
   SERVICE_UNAVAILABLE: { status: 503, message: 'The database is busy; retry shortly.' },
   NOT_READY: { status: 503, message: 'The service is not ready: the database does not answer.' },
 } as const satisfies Record<string, { status: number; message: string }>;

@@ -20,6 +20,7 @@ export function errorResponses(...statuses: number[]): Record<number, { descript
     400: 'Missing or invalid values (Error).',
     401: 'Missing or invalid API key (Error).',
     404: 'The requested resource could not be found (Error).',
+    409: 'The request conflicts with the current state (Error).',
     501: 'Not implemented yet (Error).',
     503: 'Not ready (Error).',
   };

@@ -60,12 +60,22 @@ describe('bearer keys on GraphQL', () => {
 
 describe('sendMessage', () => {
   it('queues a message like POST /messages, readable over REST by the same account', async () => {
-    const { body } = await graphql(t, 'mutation { sendMessage(message: "via graphql") { id message status createdAt } }');
+    const { body } = await graphql(t, 'mutation { sendMessage(message: "via graphql") { id message status createdAt updatedAt attempts failureReason } }');
     const message = body.data?.sendMessage as { id: string; createdAt: string };
-    expect(message).toEqual({ id: expect.stringMatching(/^msg_\d+$/), message: 'via graphql', status: 'queued', createdAt: expect.any(String) });
+    expect(message).toEqual({
+      id: expect.stringMatching(/^msg_\d+$/),
+      message: 'via graphql',
+      status: 'queued',
+      createdAt: expect.any(String),
+      updatedAt: message.createdAt,
+      attempts: 0,
+      failureReason: null,
+    });
     expect(message.createdAt).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
     const rest = await t.call({ url: `/messages/${message.id}` });
     expect(rest.json()).toEqual(message);
+    const read = await graphql(t, `{ message(id: "${message.id}") { id message status createdAt updatedAt attempts failureReason } }`);
+    expect(read.body.data?.message).toEqual(message);
   });
 
   it.each([

@@ -34,7 +34,8 @@ export async function startTestApp(
 ): Promise<TestApp> {
   const dir = tempDir();
   const dbFile = join(dir, 'petstore.db');
-  const config = loadConfig({ DATABASE_URL: dbFile, LOG_LEVEL: 'silent', ...env });
+  // Delivery is off unless a test turns it on, so message records stay as the request left them.
+  const config = loadConfig({ DATABASE_URL: dbFile, LOG_LEVEL: 'silent', MESSAGE_DELIVERY: 'false', ...env });
   const db = openDatabase(config.databaseUrl);
   await migrateToLatest(db);
   const { key } = await createApiKey(db, 'tester');

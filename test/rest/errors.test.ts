@@ -32,15 +32,6 @@ describe('every error is the Error body', () => {
     expect(get.headers.allow).toBe('POST');
   });
 
-  it('GET /v1/store/orders: 401 without a key, 501 NOT_IMPLEMENTED with one', async () => {
-    t = await startTestApp();
-    const anonymous = await t.app.inject({ url: '/v1/store/orders' });
-    expect(anonymous.statusCode).toBe(401);
-    const res = await t.call({ url: '/v1/store/orders' });
-    expect(res.statusCode).toBe(501);
-    expectErrorBody(res, 'NOT_IMPLEMENTED');
-  });
-
   it('an unexpected failure: 500 INTERNAL_ERROR that shows no stack, SQL or path; /readyz says 503', async () => {
     t = await startTestApp();
     // Closing the database under a running app is the failure no client can cause on purpose.

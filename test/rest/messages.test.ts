@@ -20,12 +20,15 @@ describe('POST /messages (quickstart, outside /v1)', () => {
     const res = await send({ message: 'Hello from the quickstart' });
     expect(res.statusCode).toBe(201);
     const body = res.json();
-    expect(Object.keys(body).sort()).toEqual(['createdAt', 'id', 'message', 'status']);
+    expect(Object.keys(body).sort()).toEqual(['attempts', 'createdAt', 'failureReason', 'id', 'message', 'status', 'updatedAt']);
+    expect(body.attempts).toBe(0);
+    expect(body.failureReason).toBeNull();
     expect(body.id).toMatch(/^msg_\d+$/);
     expect(body.message).toBe('Hello from the quickstart');
     expect(body.status).toBe('queued');
     expect(body.createdAt).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
     expect(Date.parse(body.createdAt)).toBeGreaterThanOrEqual(before - 1);
+    expect(body.updatedAt).toBe(body.createdAt);
     expect(res.headers.location).toBe(`/messages/${body.id}`);
 
     const read = await t.call({ url: res.headers.location as string });

@@ -1,7 +1,9 @@
 import type { Migration } from 'kysely';
 import * as initial from './0001-initial.ts';
+import * as ordersAndDelivery from './0002-orders-and-delivery.ts';
 
 /** Listed by hand so migrations ship inside the program, with no file-system scan at startup. */
 export const migrations: Record<string, Migration> = {
   '0001-initial': initial,
+  '0002-orders-and-delivery': ordersAndDelivery,
 };

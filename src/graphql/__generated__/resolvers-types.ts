@@ -1,6 +1,7 @@
 import type { GraphQLResolveInfo, GraphQLScalarType, GraphQLScalarTypeConfig } from 'graphql';
 import type { Pet as PetModel, PetPage as PetPageModel } from '../../services/pets/index.ts';
 import type { Message as MessageModel } from '../../services/messages/index.ts';
+import type { Order as OrderModel, OrderPage as OrderPageModel } from '../../services/orders/index.ts';
 import type { GraphQLContext } from '../context.ts';
 export type Maybe<T> = T | null;
 export type InputMaybe<T> = Maybe<T>;
@@ -23,24 +24,37 @@ export type Scalars = {
   SafeInt: { input: number; output: number; }
 };
 
-/** A message of the quickstart exchange; the same record as REST's POST /messages answer. */
+/** A message of the quickstart exchange; the same record as REST's /messages. */
 export type Message = {
   __typename?: 'Message';
+  /** Delivery attempts made so far. */
+  attempts: Scalars['Int']['output'];
   createdAt: Scalars['DateTime']['output'];
+  /** The last delivery error; null once sent. */
+  failureReason?: Maybe<Scalars['String']['output']>;
   /** msg_<digits> */
   id: Scalars['ID']['output'];
   message: Scalars['String']['output'];
   status: MessageStatus;
+  /** When the status or attempts last changed. */
+  updatedAt: Scalars['DateTime']['output'];
 };
 
-/** queued: accepted, and may not yet be processed (the only state the contract shows so far). */
+/**
+ * queued: accepted, and may not yet be processed; sent: delivered to the transport;
+ * failed: given up after bounded retries (see failureReason).
+ */
 export type MessageStatus =
-  | 'queued';
+  | 'failed'
+  | 'queued'
+  | 'sent';
 
 export type Mutation = {
   __typename?: 'Mutation';
   /** Adds a pet (REST: POST /v1/pets). */
   createPet: Pet;
+  /** Orders an available pet (experimental); PET_NOT_AVAILABLE when someone else was first. */
+  placeOrder: Order;
   /** Queues a message (REST: POST /messages). 1-4096 characters. */
   sendMessage: Message;
 };
@@ -48,6 +62,11 @@ export type Mutation = {
 
 export type MutationCreatePetArgs = {
   input: NewPetInput;
+};
+
+
+export type MutationPlaceOrderArgs = {
+  input: PlaceOrderInput;
 };
 
 
@@ -63,6 +82,39 @@ export type NewPetInput = {
   /** Defaults to available. */
   status?: InputMaybe<PetStatus>;
 };
+
+/** A store order (experimental: REST /v1/store/orders). Orders belong to the account that placed them. */
+export type Order = {
+  __typename?: 'Order';
+  /** True once delivered. */
+  complete: Scalars['Boolean']['output'];
+  id: Scalars['ID']['output'];
+  petId: Scalars['ID']['output'];
+  quantity: Scalars['Int']['output'];
+  shipDate?: Maybe<Scalars['DateTime']['output']>;
+  status: OrderStatus;
+};
+
+export type OrderConnection = {
+  __typename?: 'OrderConnection';
+  edges: Array<OrderEdge>;
+  nodes: Array<Order>;
+  pageInfo: PageInfo;
+  /** Your orders matching the filter; computed only when selected. */
+  totalCount: Scalars['Int']['output'];
+};
+
+export type OrderEdge = {
+  __typename?: 'OrderEdge';
+  cursor: Scalars['String']['output'];
+  node: Order;
+};
+
+/** Order status, forward only: placed → approved → delivered. */
+export type OrderStatus =
+  | 'approved'
+  | 'delivered'
+  | 'placed';
 
 export type PageInfo = {
   __typename?: 'PageInfo';
@@ -103,8 +155,22 @@ export type PetStatus =
   | 'pending'
   | 'sold';
 
+export type PlaceOrderInput = {
+  /** The pet to order; it must be available, and becomes pending. */
+  petId: Scalars['ID']['input'];
+  /** 1-100, default 1. */
+  quantity?: InputMaybe<Scalars['Int']['input']>;
+  shipDate?: InputMaybe<Scalars['DateTime']['input']>;
+};
+
 export type Query = {
   __typename?: 'Query';
+  /** One of your messages, to follow its delivery; null with MESSAGE_NOT_FOUND. */
+  message?: Maybe<Message>;
+  /** One of your orders, or null with ORDER_NOT_FOUND (experimental). */
+  order?: Maybe<Order>;
+  /** Your orders in ascending id order (experimental). Same paging rules as pets. */
+  orders: OrderConnection;
   /**
    * One pet by id, or null with a PET_NOT_FOUND error.
    * @deprecated Mirrors REST GET /v1/pets/{petId}, which is removed on 2030-12-05. Use pets(status:) instead.
@@ -115,6 +181,23 @@ export type Query = {
    * `after` takes an endCursor, or the cursor of a REST Link header.
    */
   pets: PetConnection;
+};
+
+
+export type QueryMessageArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
+export type QueryOrderArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
+export type QueryOrdersArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  status?: InputMaybe<OrderStatus>;
 };
 
 
@@ -210,11 +293,16 @@ export type ResolversTypes = {
   MessageStatus: MessageStatus;
   Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
   NewPetInput: NewPetInput;
+  Order: ResolverTypeWrapper<OrderModel>;
+  OrderConnection: ResolverTypeWrapper<OrderPageModel>;
+  OrderEdge: ResolverTypeWrapper<Omit<OrderEdge, 'node'> & { node: ResolversTypes['Order'] }>;
+  OrderStatus: OrderStatus;
   PageInfo: ResolverTypeWrapper<PageInfo>;
   Pet: ResolverTypeWrapper<PetModel>;
   PetConnection: ResolverTypeWrapper<PetPageModel>;
   PetEdge: ResolverTypeWrapper<Omit<PetEdge, 'node'> & { node: ResolversTypes['Pet'] }>;
   PetStatus: PetStatus;
+  PlaceOrderInput: PlaceOrderInput;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
   SafeInt: ResolverTypeWrapper<Scalars['SafeInt']['output']>;
   String: ResolverTypeWrapper<Scalars['String']['output']>;
@@ -229,10 +317,14 @@ export type ResolversParentTypes = {
   Message: MessageModel;
   Mutation: Record<PropertyKey, never>;
   NewPetInput: NewPetInput;
+  Order: OrderModel;
+  OrderConnection: OrderPageModel;
+  OrderEdge: Omit<OrderEdge, 'node'> & { node: ResolversParentTypes['Order'] };
   PageInfo: PageInfo;
   Pet: PetModel;
   PetConnection: PetPageModel;
   PetEdge: Omit<PetEdge, 'node'> & { node: ResolversParentTypes['Pet'] };
+  PlaceOrderInput: PlaceOrderInput;
   Query: Record<PropertyKey, never>;
   SafeInt: Scalars['SafeInt']['output'];
   String: Scalars['String']['output'];
@@ -243,15 +335,40 @@ export interface DateTimeScalarConfig extends GraphQLScalarTypeConfig<ResolversT
 }
 
 export type MessageResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Message'] = ResolversParentTypes['Message']> = {
+  attempts?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  failureReason?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   message?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   status?: Resolver<ResolversTypes['MessageStatus'], ParentType, ContextType>;
+  updatedAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
 };
 
 export type MutationResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = {
   createPet?: Resolver<ResolversTypes['Pet'], ParentType, ContextType, RequireFields<MutationCreatePetArgs, 'input'>>;
+  placeOrder?: Resolver<ResolversTypes['Order'], ParentType, ContextType, RequireFields<MutationPlaceOrderArgs, 'input'>>;
   sendMessage?: Resolver<ResolversTypes['Message'], ParentType, ContextType, RequireFields<MutationSendMessageArgs, 'message'>>;
+};
+
+export type OrderResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Order'] = ResolversParentTypes['Order']> = {
+  complete?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  petId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  quantity?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  shipDate?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  status?: Resolver<ResolversTypes['OrderStatus'], ParentType, ContextType>;
+};
+
+export type OrderConnectionResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['OrderConnection'] = ResolversParentTypes['OrderConnection']> = {
+  edges?: Resolver<Array<ResolversTypes['OrderEdge']>, ParentType, ContextType>;
+  nodes?: Resolver<Array<ResolversTypes['Order']>, ParentType, ContextType>;
+  pageInfo?: Resolver<ResolversTypes['PageInfo'], ParentType, ContextType>;
+  totalCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+};
+
+export type OrderEdgeResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['OrderEdge'] = ResolversParentTypes['OrderEdge']> = {
+  cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  node?: Resolver<ResolversTypes['Order'], ParentType, ContextType>;
 };
 
 export type PageInfoResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['PageInfo'] = ResolversParentTypes['PageInfo']> = {
@@ -279,6 +396,9 @@ export type PetEdgeResolvers<ContextType = GraphQLContext, ParentType extends Re
 };
 
 export type QueryResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {
+  message?: Resolver<Maybe<ResolversTypes['Message']>, ParentType, ContextType, RequireFields<QueryMessageArgs, 'id'>>;
+  order?: Resolver<Maybe<ResolversTypes['Order']>, ParentType, ContextType, RequireFields<QueryOrderArgs, 'id'>>;
+  orders?: Resolver<ResolversTypes['OrderConnection'], ParentType, ContextType, RequireFields<QueryOrdersArgs, 'first'>>;
   pet?: Resolver<Maybe<ResolversTypes['Pet']>, ParentType, ContextType, RequireFields<QueryPetArgs, 'id'>>;
   pets?: Resolver<ResolversTypes['PetConnection'], ParentType, ContextType, RequireFields<QueryPetsArgs, 'first'>>;
 };
@@ -291,6 +411,9 @@ export type Resolvers<ContextType = GraphQLContext> = {
   DateTime?: GraphQLScalarType;
   Message?: MessageResolvers<ContextType>;
   Mutation?: MutationResolvers<ContextType>;
+  Order?: OrderResolvers<ContextType>;
+  OrderConnection?: OrderConnectionResolvers<ContextType>;
+  OrderEdge?: OrderEdgeResolvers<ContextType>;
   PageInfo?: PageInfoResolvers<ContextType>;
   Pet?: PetResolvers<ContextType>;
   PetConnection?: PetConnectionResolvers<ContextType>;

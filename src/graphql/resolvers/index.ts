@@ -1,12 +1,14 @@
 import { DateTimeResolver, SafeIntResolver } from 'graphql-scalars';
 import type { Resolvers } from '../__generated__/resolvers-types.ts';
 import { messageResolvers } from './message-resolvers.ts';
+import { orderResolvers } from './order-resolvers.ts';
 import { petResolvers } from './pet-resolvers.ts';
 
 export const resolvers: Resolvers = {
   SafeInt: SafeIntResolver,
   DateTime: DateTimeResolver,
-  Query: { ...petResolvers.Query },
-  Mutation: { ...petResolvers.Mutation, ...messageResolvers.Mutation },
+  Query: { ...petResolvers.Query, ...orderResolvers.Query, ...messageResolvers.Query },
+  Mutation: { ...petResolvers.Mutation, ...orderResolvers.Mutation, ...messageResolvers.Mutation },
   PetConnection: petResolvers.PetConnection,
+  OrderConnection: orderResolvers.OrderConnection,
 };

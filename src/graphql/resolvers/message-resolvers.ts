@@ -1,8 +1,11 @@
 import { requirePrincipal } from '../../services/api-keys/index.ts';
-import { sendMessage } from '../../services/messages/index.ts';
+import { getMessage, sendMessage } from '../../services/messages/index.ts';
 import type { Resolvers } from '../__generated__/resolvers-types.ts';
 
 export const messageResolvers: Resolvers = {
+  Query: {
+    message: (_parent, { id }, context) => getMessage(context.db, requirePrincipal(context).accountId, id),
+  },
   Mutation: {
     sendMessage: (_parent, { message }, context) => sendMessage(context.db, requirePrincipal(context).accountId, { message }),
   },

@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/types.ts';
 import { createPet, getPet, listPets, listPetsQuerySchema, newPetSchema, petIdSchema, petSchema } from '../../services/pets/index.ts';
 import type { ListPetsQuery } from '../../services/pets/index.ts';
+import { nextLink } from '../next-link.ts';
 import { bearerSecurity, errorResponses } from '../schemas.ts';
 
 export interface PetsRoutesOptions {
@@ -39,14 +40,9 @@ export const petsRoutes: FastifyPluginAsync<PetsRoutesOptions> = async (app, { d
       },
     },
     async (request, reply) => {
-      const { limit, status } = request.query;
       const page = await listPets(db, request.query);
-      if (page.nextCursor !== null) {
-        const params = new URLSearchParams({ limit: String(limit) });
-        if (status !== undefined) params.set('status', status);
-        params.set('cursor', page.nextCursor);
-        reply.header('Link', `<${linkBase}/pets?${params.toString()}>; rel="next"`);
-      }
+      const link = nextLink(`${linkBase}/pets`, request.query, page.nextCursor);
+      if (link) reply.header('Link', link);
       return page.items;
     },
   );

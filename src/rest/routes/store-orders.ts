@@ -1,23 +1,121 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { AppError } from '../../errors/index.ts';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/types.ts';
+import { requirePrincipal } from '../../services/api-keys/index.ts';
+import {
+  advanceOrder,
+  advanceOrderSchema,
+  cancelOrder,
+  getOrder,
+  listOrders,
+  listOrdersQuerySchema,
+  orderIdSchema,
+  orderSchema,
+  placeOrder,
+  placeOrderSchema,
+} from '../../services/orders/index.ts';
+import type { ListOrdersQuery } from '../../services/orders/index.ts';
+import { nextLink } from '../next-link.ts';
 import { bearerSecurity, errorResponses } from '../schemas.ts';
 
-/** Contract §4.5 names GET /store/orders and nothing more; it answers 501 until orders are designed. */
-export const storeOrdersRoutes: FastifyPluginAsync = async (app) => {
-  app.get(
+export interface StoreOrdersRoutesOptions {
+  db: Kysely<Database>;
+  linkBase: string;
+}
+
+// Contract §4.5: store orders carry an experimental stability marking.
+const experimental = { tags: ['store'], 'x-stability': 'experimental', security: bearerSecurity } as const;
+const orderParams = { type: 'object', required: ['orderId'], properties: { orderId: orderIdSchema } } as const;
+
+export const storeOrdersRoutes: FastifyPluginAsync<StoreOrdersRoutesOptions> = async (app, { db, linkBase }) => {
+  // Every answer of this scope, errors included, says the API may still change.
+  app.addHook('onSend', async (_request, reply, payload) => {
+    reply.header('X-API-Stability', 'experimental');
+    return payload;
+  });
+
+  app.get<{ Querystring: ListOrdersQuery }>(
     '/store/orders',
     {
       schema: {
+        ...experimental,
         operationId: 'listStoreOrders',
-        summary: 'List store orders (experimental; not implemented yet)',
-        tags: ['store'],
-        'x-stability': 'experimental',
-        security: bearerSecurity,
-        response: errorResponses(401, 501),
+        summary: 'List your orders (experimental)',
+        querystring: listOrdersQuerySchema,
+        response: { 200: { description: 'A page of your orders.', type: 'array', items: orderSchema }, ...errorResponses(400, 401) },
       },
     },
-    async () => {
-      throw new AppError('NOT_IMPLEMENTED', 'Store orders are experimental and not implemented yet.');
+    async (request, reply) => {
+      const page = await listOrders(db, requirePrincipal(request).accountId, request.query);
+      const link = nextLink(`${linkBase}/store/orders`, request.query, page.nextCursor);
+      if (link) reply.header('Link', link);
+      return page.items;
+    },
+  );
+
+  app.post(
+    '/store/orders',
+    {
+      schema: {
+        ...experimental,
+        operationId: 'placeStoreOrder',
+        summary: 'Place an order for an available pet (experimental)',
+        description: 'The pet becomes `pending`. Of two orders for one pet, exactly one succeeds; the other gets 409 PET_NOT_AVAILABLE.',
+        body: placeOrderSchema,
+        response: { 201: { description: 'The placed order.', ...orderSchema }, ...errorResponses(400, 401, 404, 409) },
+      },
+    },
+    async (request, reply) => {
+      const order = await placeOrder(db, requirePrincipal(request).accountId, request.body);
+      return reply.code(201).header('Location', `${linkBase}/store/orders/${order.id}`).send(order);
+    },
+  );
+
+  app.get<{ Params: { orderId: number } }>(
+    '/store/orders/:orderId',
+    {
+      schema: {
+        ...experimental,
+        operationId: 'getStoreOrder',
+        summary: 'Get one of your orders (experimental)',
+        params: orderParams,
+        response: { 200: { description: 'The order.', ...orderSchema }, ...errorResponses(400, 401, 404) },
+      },
+    },
+    async (request) => getOrder(db, requirePrincipal(request).accountId, request.params.orderId),
+  );
+
+  app.patch<{ Params: { orderId: number } }>(
+    '/store/orders/:orderId',
+    {
+      schema: {
+        ...experimental,
+        operationId: 'advanceStoreOrder',
+        summary: 'Move an order one step forward: placed → approved → delivered (experimental)',
+        description: 'Delivery completes the order and marks the pet `sold`. Backward or skipped steps are 409.',
+        params: orderParams,
+        body: advanceOrderSchema,
+        response: { 200: { description: 'The updated order.', ...orderSchema }, ...errorResponses(400, 401, 404, 409) },
+      },
+    },
+    async (request) => advanceOrder(db, requirePrincipal(request).accountId, request.params.orderId, request.body),
+  );
+
+  app.delete<{ Params: { orderId: number } }>(
+    '/store/orders/:orderId',
+    {
+      schema: {
+        ...experimental,
+        operationId: 'cancelStoreOrder',
+        summary: 'Cancel an order before delivery (experimental)',
+        description: 'The order is removed and its pet is `available` again. A delivered order is 409.',
+        params: orderParams,
+        response: { 204: { description: 'Cancelled.', type: 'null' }, ...errorResponses(400, 401, 404, 409) },
+      },
+    },
+    async (request, reply) => {
+      await cancelOrder(db, requirePrincipal(request).accountId, request.params.orderId);
+      return reply.code(204).send();
     },
   );
 };

@@ -1,6 +1,9 @@
 export const MESSAGE_MAX_LENGTH = 4096;
-/** Contract §2.6 shows `queued` only; later states arrive with delivery. */
-export const MESSAGE_STATUSES = ['queued'] as const;
+/**
+ * Contract §2.6 shows `queued` ("accepted but may not yet be processed"); delivery adds
+ * `sent` (the transport took it) and `failed` (it gave up after bounded retries).
+ */
+export const MESSAGE_STATUSES = ['queued', 'sent', 'failed'] as const;
 export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
 
 export interface Message {
@@ -8,6 +11,11 @@ export interface Message {
   message: string;
   status: MessageStatus;
   createdAt: string;
+  updatedAt: string;
+  /** Delivery attempts made so far. */
+  attempts: number;
+  /** The last delivery error; null once sent. */
+  failureReason: string | null;
 }
 
 export interface SendMessageInput {
@@ -27,16 +35,19 @@ export const sendMessageSchema = {
 
 export const messageSchema = {
   type: 'object',
-  required: ['id', 'message', 'status', 'createdAt'],
+  required: ['id', 'message', 'status', 'createdAt', 'updatedAt', 'attempts', 'failureReason'],
   properties: {
     id: { type: 'string', pattern: MESSAGE_ID_PATTERN, description: 'Identifier of the queued message, `msg_<digits>`.' },
     message: { type: 'string', description: 'Echo of the text.' },
     status: {
       type: 'string',
       enum: [...MESSAGE_STATUSES],
-      description: '`queued`: accepted, and may not yet be processed.',
+      description: '`queued`: accepted, and may not yet be processed; `sent`: delivered to the transport; `failed`: given up after retries.',
     },
     createdAt: { type: 'string', format: 'date-time', description: 'ISO 8601 UTC timestamp.' },
+    updatedAt: { type: 'string', format: 'date-time', description: 'When the status or attempts last changed.' },
+    attempts: { type: 'integer', description: 'Delivery attempts made so far.' },
+    failureReason: { type: ['string', 'null'], description: 'The last delivery error; null once sent.' },
   },
 } as const;
 

@@ -1,10 +1,11 @@
 import { randomInt } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { isUniqueViolation } from '../../db/database-error.ts';
-import type { Database, MessageRow } from '../../db/types.ts';
+import type { Database } from '../../db/types.ts';
 import { createValidator } from '../validation/validator.ts';
 import { sendMessageSchema } from './message-schema.ts';
 import type { Message, SendMessageInput } from './message-schema.ts';
+import { toMessage } from './to-message.ts';
 
 const validateInput = createValidator<SendMessageInput>(sendMessageSchema, 'body');
 
@@ -13,16 +14,25 @@ function newMessageId(now: Date): string {
   return `msg_${now.getTime()}${String(randomInt(1_000_000)).padStart(6, '0')}`;
 }
 
-export function toMessage(row: Pick<MessageRow, 'id' | 'message' | 'status' | 'created_at'>): Message {
-  return { id: row.id, message: row.message, status: row.status, createdAt: row.created_at };
-}
-
-/** Stores the message as `queued` for the sending account; the record is committed before this returns. */
+/**
+ * Stores the message as `queued` and due now: the outbox row is committed before this
+ * returns, so an accepted message survives a crash and the delivery worker finds it.
+ */
 export async function sendMessage(db: Kysely<Database>, accountId: number, input: unknown): Promise<Message> {
   const { message } = validateInput(input);
   for (let attempt = 0; ; attempt++) {
-    const now = new Date();
-    const row = { id: newMessageId(now), account_id: accountId, message, status: 'queued' as const, created_at: now.toISOString() };
+    const now = new Date().toISOString();
+    const row = {
+      id: newMessageId(new Date(now)),
+      account_id: accountId,
+      message,
+      status: 'queued' as const,
+      created_at: now,
+      updated_at: now,
+      attempts: 0,
+      next_attempt_at: now,
+      failure_reason: null,
+    };
     try {
       await db.insertInto('messages').values(row).execute();
       return toMessage(row);

@@ -3,8 +3,8 @@ import type { Database } from '../../db/types.ts';
 import { decodeCursor, encodeCursor } from '../pagination/cursor.ts';
 import { PAGE_SIZE } from '../pagination/page-size.ts';
 import type { Page } from '../pagination/page-size.ts';
-import type { FieldNames, InputPart } from '../validation/describe-issue.ts';
-import { createValidator } from '../validation/validator.ts';
+import type { ListNaming } from '../validation/describe-issue.ts';
+import { createPartValidator } from '../validation/validator.ts';
 import { listPetsQuerySchema } from './pet-schema.ts';
 import type { ListPetsQuery, Pet, PetStatus } from './pet-schema.ts';
 import { petColumns, toPet } from './to-pet.ts';
@@ -14,18 +14,8 @@ export interface PetPage extends Page<Pet> {
   status: PetStatus | undefined;
 }
 
-/** How a caller names the query's fields in its own error messages. */
-export interface ListPetsNaming {
-  part: InputPart;
-  names?: FieldNames;
-}
 
-const validators = new Map<InputPart, ReturnType<typeof createValidator<ListPetsQuery>>>();
-function validatorFor(part: InputPart) {
-  let validate = validators.get(part);
-  if (!validate) validators.set(part, (validate = createValidator<ListPetsQuery>(listPetsQuerySchema, part)));
-  return validate;
-}
+const validatorFor = createPartValidator<ListPetsQuery>(listPetsQuerySchema);
 
 /** The cursor that resumes a listing right after this pet; REST's Link and GraphQL's edges use the same. */
 export function petCursor(pet: Pick<Pet, 'id'>): string {
@@ -36,7 +26,7 @@ export function petCursor(pet: Pick<Pet, 'id'>): string {
 export async function listPets(
   db: Kysely<Database>,
   query: ListPetsQuery,
-  { part, names }: ListPetsNaming = { part: 'querystring' },
+  { part, names }: ListNaming = { part: 'querystring' },
 ): Promise<PetPage> {
   const { limit = PAGE_SIZE.default, status, cursor } = validatorFor(part)({ ...query }, names);
   const afterId = cursor === undefined ? 0 : decodeCursor('pets', cursor);

@@ -22,6 +22,12 @@ const typeNoun: Record<string, string> = {
 /** What a surface calls a field, where it differs from the schema (GraphQL's `first` is the schema's `limit`). */
 export type FieldNames = Readonly<Record<string, string>>;
 
+/** How a caller names a list query's fields in its own error messages. */
+export interface ListNaming {
+  part: InputPart;
+  names?: FieldNames;
+}
+
 /**
  * One sentence a client can act on, naming the offending field. REST (Fastify's
  * ajv) and the service layer both describe issues here, so their words match.
@@ -50,6 +56,8 @@ export function describeIssue(part: InputPart, issue: ErrorObject, names: FieldN
       return `${field} must be at most ${String(params.limit)} characters long.`;
     case 'pattern':
       return `${field} must contain a non-blank character.`;
+    case 'format':
+      return `${field} must be ${params.format === 'date-time' ? 'an ISO 8601 date-time, e.g. 2026-12-01T10:00:00Z' : `a ${String(params.format)}`}.`;
     case 'enum':
       return `${field} must be one of: ${(params.allowedValues as unknown[]).join(', ')}.`;
     default:

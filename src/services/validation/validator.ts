@@ -1,4 +1,5 @@
 import { Ajv } from 'ajv';
+import addFormats from 'ajv-formats';
 import type { AnySchema } from 'ajv';
 import { AppError } from '../../errors/index.ts';
 import { describeIssue } from './describe-issue.ts';
@@ -9,6 +10,7 @@ import type { FieldNames, InputPart } from './describe-issue.ts';
  * so "5" is not a categoryId and a client-sent `id` is an error, not ignored.
  */
 export const strictAjv = new Ajv({ coerceTypes: false, removeAdditional: false, useDefaults: true, allErrors: false });
+addFormats.default(strictAjv, ['date-time']);
 
 /** Compiles a schema into a function that returns the typed value or throws VALIDATION_FAILED. */
 export function createValidator<T>(schema: AnySchema, part: InputPart): (value: unknown, names?: FieldNames) => T {
@@ -17,5 +19,15 @@ export function createValidator<T>(schema: AnySchema, part: InputPart): (value: 
     if (validate(value)) return value as T;
     const [issue] = validate.errors ?? [];
     throw new AppError('VALIDATION_FAILED', issue ? describeIssue(part, issue, names) : undefined);
+  };
+}
+
+/** One validator per input part, compiled on first use: a list query reads "Query parameter" on REST and "Argument" on GraphQL. */
+export function createPartValidator<T>(schema: AnySchema): (part: InputPart) => (value: unknown, names?: FieldNames) => T {
+  const byPart = new Map<InputPart, (value: unknown, names?: FieldNames) => T>();
+  return (part) => {
+    let validate = byPart.get(part);
+    if (!validate) byPart.set(part, (validate = createValidator<T>(schema, part)));
+    return validate;
   };
 }

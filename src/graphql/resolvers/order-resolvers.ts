@@ -1,0 +1,27 @@
+import { requirePrincipal } from '../../services/api-keys/index.ts';
+import { countOrders, getOrder, listOrders, orderCursor, placeOrder } from '../../services/orders/index.ts';
+import type { Order } from '../../services/orders/index.ts';
+import { parsePetId } from '../../services/pets/index.ts';
+import type { Resolvers } from '../__generated__/resolvers-types.ts';
+import { connectionFields, LIST_NAMING } from './connection.ts';
+
+
+export const orderResolvers: Resolvers = {
+  Query: {
+    orders: (_parent, { first, after, status }, context) =>
+      listOrders(context.db, requirePrincipal(context).accountId, { limit: first, cursor: after ?? undefined, status: status ?? undefined }, LIST_NAMING),
+    order: (_parent, { id }, context) => getOrder(context.db, requirePrincipal(context).accountId, id),
+  },
+  Mutation: {
+    placeOrder: (_parent, { input }, context) =>
+      placeOrder(context.db, requirePrincipal(context).accountId, {
+        petId: parsePetId(input.petId),
+        ...(input.quantity != null ? { quantity: input.quantity } : {}),
+        ...(input.shipDate ? { shipDate: input.shipDate.toISOString() } : {}),
+      }),
+  },
+  OrderConnection: {
+    ...connectionFields<Order>(orderCursor),
+    totalCount: (page, _args, { db }) => countOrders(db, page.accountId, page.status),
+  },
+};

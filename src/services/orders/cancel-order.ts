@@ -1,0 +1,16 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/types.ts';
+import { AppError } from '../../errors/index.ts';
+import { getOrder } from './get-order.ts';
+import { assertCancellable } from './order-transitions.ts';
+
+/** Cancels an order before delivery: the order is removed and its pet is available again. */
+export async function cancelOrder(db: Kysely<Database>, accountId: number, orderId: number | string): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const order = await getOrder(trx, accountId, orderId);
+    assertCancellable(order);
+    const removed = await trx.deleteFrom('orders').where('id', '=', order.id).where('status', '=', order.status).executeTakeFirst();
+    if (removed.numDeletedRows !== 1n) throw new AppError('INVALID_ORDER_TRANSITION', `Order ${order.id} changed meanwhile; read it again.`);
+    await trx.updateTable('pets').set({ status: 'available' }).where('id', '=', order.petId).execute();
+  });
+}

@@ -1,0 +1,7 @@
+export { placeOrder } from './place-order.ts';
+export { getOrder, parseOrderId } from './get-order.ts';
+export { advanceOrder } from './advance-order.ts';
+export { cancelOrder } from './cancel-order.ts';
+export { listOrders, countOrders, orderCursor } from './list-orders.ts';
+export type { OrderPage } from './list-orders.ts';
+export * from './order-schema.ts';

@@ -1,0 +1,44 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/types.ts';
+import { decodeCursor, encodeCursor } from '../pagination/cursor.ts';
+import { PAGE_SIZE } from '../pagination/page-size.ts';
+import type { Page } from '../pagination/page-size.ts';
+import type { ListNaming } from '../validation/describe-issue.ts';
+import { createPartValidator } from '../validation/validator.ts';
+import { listOrdersQuerySchema } from './order-schema.ts';
+import type { ListOrdersQuery, Order, OrderStatus } from './order-schema.ts';
+import { orderColumns, toOrder } from './to-order.ts';
+
+export interface OrderPage extends Page<Order> {
+  accountId: number;
+  status: OrderStatus | undefined;
+}
+
+const validatorFor = createPartValidator<ListOrdersQuery>(listOrdersQuerySchema);
+
+export function orderCursor(order: Pick<Order, 'id'>): string {
+  return encodeCursor('orders', order.id);
+}
+
+/** The account's orders in ascending id order, keyset-paginated like pets. */
+export async function listOrders(
+  db: Kysely<Database>,
+  accountId: number,
+  query: ListOrdersQuery,
+  { part, names }: ListNaming = { part: 'querystring' },
+): Promise<OrderPage> {
+  const { limit = PAGE_SIZE.default, status, cursor } = validatorFor(part)({ ...query }, names);
+  const afterId = cursor === undefined ? 0 : decodeCursor('orders', cursor);
+  let select = db.selectFrom('orders').select(orderColumns).where('account_id', '=', accountId).where('id', '>', afterId);
+  if (status !== undefined) select = select.where('status', '=', status);
+  const rows = await select.orderBy('id').limit(limit + 1).execute();
+  const items = rows.slice(0, limit).map(toOrder);
+  const last = items.at(-1);
+  return { items, nextCursor: rows.length > limit && last ? orderCursor(last) : null, accountId, status };
+}
+
+export async function countOrders(db: Kysely<Database>, accountId: number, status: OrderStatus | undefined): Promise<number> {
+  let select = db.selectFrom('orders').select((eb) => eb.fn.countAll<number>().as('count')).where('account_id', '=', accountId);
+  if (status !== undefined) select = select.where('status', '=', status);
+  return Number((await select.executeTakeFirstOrThrow()).count);
+}

@@ -1,0 +1,78 @@
+import { PAGE_SIZE } from '../pagination/page-size.ts';
+import { MAX_SAFE_ID } from '../pets/pet-schema.ts';
+
+/** The classic pet store order, forward only: placed → approved → delivered. */
+export const ORDER_STATUSES = ['placed', 'approved', 'delivered'] as const;
+export type OrderStatus = (typeof ORDER_STATUSES)[number];
+export const ORDER_QUANTITY_MAX = 100;
+
+export interface Order {
+  id: number;
+  petId: number;
+  quantity: number;
+  shipDate: string | null;
+  status: OrderStatus;
+  complete: boolean;
+}
+
+export interface PlaceOrderInput {
+  petId: number;
+  quantity?: number;
+  shipDate?: string;
+}
+
+export interface AdvanceOrderInput {
+  status: OrderStatus;
+}
+
+export interface ListOrdersQuery {
+  limit?: number;
+  status?: OrderStatus;
+  cursor?: string;
+}
+
+const idSchema = { type: 'integer', minimum: 1, maximum: MAX_SAFE_ID } as const;
+export const orderStatusSchema = { type: 'string', enum: [...ORDER_STATUSES] } as const;
+
+export const placeOrderSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['petId'],
+  properties: {
+    petId: { ...idSchema, description: 'The pet to order; it must be `available`.' },
+    quantity: { type: 'integer', minimum: 1, maximum: ORDER_QUANTITY_MAX, description: 'Defaults to 1.' },
+    shipDate: { type: 'string', format: 'date-time', description: 'Requested ship date, ISO 8601.' },
+  },
+} as const;
+
+export const advanceOrderSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['status'],
+  properties: { status: { ...orderStatusSchema, description: 'The next status: placed → approved → delivered.' } },
+} as const;
+
+export const orderSchema = {
+  type: 'object',
+  required: ['id', 'petId', 'quantity', 'shipDate', 'status', 'complete'],
+  properties: {
+    id: { ...idSchema, description: 'Assigned on placement.' },
+    petId: { type: 'integer' },
+    quantity: { type: 'integer' },
+    shipDate: { type: ['string', 'null'], format: 'date-time' },
+    status: orderStatusSchema,
+    complete: { type: 'boolean', description: 'True once delivered.' },
+  },
+} as const;
+
+export const listOrdersQuerySchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    limit: { type: 'integer', minimum: PAGE_SIZE.min, maximum: PAGE_SIZE.max, default: PAGE_SIZE.default, description: 'Maximum number of orders returned.' },
+    status: { ...orderStatusSchema, description: 'Filters orders by status.' },
+    cursor: { type: 'string', minLength: 1, maxLength: 200, description: 'Opaque cursor from the `Link: rel="next"` header of the previous page.' },
+  },
+} as const;
+
+export const orderIdSchema = { ...idSchema, description: 'The identifier of the order.' } as const;

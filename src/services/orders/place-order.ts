@@ -1,0 +1,47 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/types.ts';
+import { AppError } from '../../errors/index.ts';
+import { createValidator } from '../validation/validator.ts';
+import { placeOrderSchema } from './order-schema.ts';
+import type { Order, PlaceOrderInput } from './order-schema.ts';
+import { orderColumns, toOrder } from './to-order.ts';
+
+const validateInput = createValidator<PlaceOrderInput>(placeOrderSchema, 'body');
+
+/**
+ * Orders an available pet and makes it pending, in one transaction. The first statement
+ * is the conditional pet update, so of two orders for one pet exactly one wins, in one
+ * process or across several on the same database.
+ */
+export async function placeOrder(db: Kysely<Database>, accountId: number, input: unknown): Promise<Order> {
+  const { petId, quantity = 1, shipDate } = validateInput(input);
+  const now = new Date().toISOString();
+  return db.transaction().execute(async (trx) => {
+    const taken = await trx
+      .updateTable('pets')
+      .set({ status: 'pending' })
+      .where('id', '=', petId)
+      .where('status', '=', 'available')
+      .executeTakeFirst();
+    if (taken.numUpdatedRows !== 1n) {
+      const pet = await trx.selectFrom('pets').select('status').where('id', '=', petId).executeTakeFirst();
+      if (!pet) throw new AppError('PET_NOT_FOUND', `Pet ${petId} could not be found.`);
+      throw new AppError('PET_NOT_AVAILABLE', `Pet ${petId} is ${pet.status}; only an available pet can be ordered.`);
+    }
+    const row = await trx
+      .insertInto('orders')
+      .values({
+        account_id: accountId,
+        pet_id: petId,
+        quantity,
+        ship_date: shipDate === undefined ? null : new Date(shipDate).toISOString(),
+        status: 'placed',
+        complete: false,
+        created_at: now,
+        updated_at: now,
+      })
+      .returning(orderColumns)
+      .executeTakeFirstOrThrow();
+    return toOrder(row);
+  });
+}

@@ -1,0 +1,100 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { graphql } from '../helpers/graphql.ts';
+import { startTestApp } from '../helpers/test-app.ts';
+import type { TestApp } from '../helpers/test-app.ts';
+import { startReceiver, waitFor } from '../helpers/webhook-receiver.ts';
+import type { Receiver } from '../helpers/webhook-receiver.ts';
+
+let t: TestApp | undefined;
+let receiver: Receiver | undefined;
+afterEach(async () => {
+  await t?.close();
+  await receiver?.close();
+  t = undefined;
+  receiver = undefined;
+});
+
+const fast = { MESSAGE_DELIVERY: 'true', MESSAGE_POLL_MS: '20', MESSAGE_RETRY_BASE_MS: '50', MESSAGE_WEBHOOK_TIMEOUT_MS: '300', MESSAGE_LEASE_MS: '5000' };
+type Record_ = { id: string; status: string; attempts: number; failureReason: string | null; createdAt: string; updatedAt: string; message: string };
+
+async function send(app: TestApp, text: string): Promise<Record_> {
+  const res = await app.call({ method: 'POST', url: '/messages', payload: { message: text } });
+  expect(res.statusCode).toBe(201);
+  return res.json();
+}
+const read = async (app: TestApp, id: string): Promise<Record_> => (await app.call({ url: `/messages/${id}` })).json();
+const settled = (app: TestApp, id: string, status: string) =>
+  waitFor(async () => {
+    const record = await read(app, id);
+    return record.status === status ? record : null;
+  }, 15_000, `message ${id} to be ${status}`);
+
+describe('message delivery', () => {
+  it('delivers through the log transport by default: queued → sent', async () => {
+    t = await startTestApp({ ...fast });
+    const queued = await send(t, 'to the log');
+    expect(queued.status).toBe('queued');
+    const sent = await settled(t, queued.id, 'sent');
+    expect(sent).toMatchObject({ attempts: 1, failureReason: null, message: 'to the log' });
+    expect(sent.updatedAt >= sent.createdAt).toBe(true);
+  });
+
+  it('retries a webhook that fails, then times out, then succeeds: sent after 3 attempts', async () => {
+    const seenBetween: Record_[] = [];
+    receiver = await startReceiver(async (_request, index) => {
+      if (index === 1) seenBetween.push(await read(t as TestApp, String(_request.body.id)));
+      return (['fail', 'hang', 'ok'] as const)[index] ?? 'ok';
+    });
+    t = await startTestApp({ ...fast, MESSAGE_WEBHOOK_URL: receiver.url });
+    const queued = await send(t, 'through the webhook');
+    const sent = await settled(t, queued.id, 'sent');
+    expect(sent.attempts).toBe(3);
+    expect(sent.failureReason).toBeNull();
+    expect(receiver.received).toHaveLength(3);
+    // Between attempts the record shows it is still queued, and why.
+    expect(seenBetween[0]).toMatchObject({ status: 'queued', attempts: 2, failureReason: 'webhook answered HTTP 500' });
+    // Each POST carries the record as JSON, and the id to drop repeats by.
+    for (const request of receiver.received) {
+      expect(request.body).toMatchObject({ id: queued.id, message: 'through the webhook', status: 'queued' });
+      expect(request.idempotencyKey).toBe(queued.id);
+    }
+  });
+
+  it('gives up after MESSAGE_MAX_ATTEMPTS with status failed and the reason, visible on REST and GraphQL', async () => {
+    receiver = await startReceiver(() => 'fail');
+    t = await startTestApp({ ...fast, MESSAGE_WEBHOOK_URL: receiver.url, MESSAGE_MAX_ATTEMPTS: '3' });
+    const queued = await send(t, 'doomed');
+    const failed = await settled(t, queued.id, 'failed');
+    expect(failed.attempts).toBe(3);
+    expect(failed.failureReason).toBe('webhook answered HTTP 500 (gave up after 3 attempts)');
+    // Given up means given up: no fourth attempt.
+    await new Promise((r) => setTimeout(r, 300));
+    expect(receiver.received).toHaveLength(3);
+    const { body } = await graphql(t, `{ message(id: "${queued.id}") { status attempts failureReason } }`);
+    expect(body.data?.message).toEqual({ status: 'failed', attempts: 3, failureReason: failed.failureReason });
+  });
+
+  it('names a timeout and an unreachable webhook as the reason', async () => {
+    receiver = await startReceiver(() => 'hang');
+    t = await startTestApp({ ...fast, MESSAGE_WEBHOOK_URL: receiver.url, MESSAGE_MAX_ATTEMPTS: '1' });
+    expect((await settled(t, (await send(t, 'slow')).id, 'failed')).failureReason).toMatch(/^webhook timed out after 300 ms/);
+    await t.close();
+    const closed = receiver.url;
+    await receiver.close();
+    receiver = undefined;
+    t = await startTestApp({ ...fast, MESSAGE_WEBHOOK_URL: closed, MESSAGE_MAX_ATTEMPTS: '1' });
+    expect((await settled(t, (await send(t, 'nowhere')).id, 'failed')).failureReason).toMatch(/^webhook unreachable \(ECONNREFUSED\)/);
+  });
+
+  it('shows progress through GraphQL message(id)', async () => {
+    t = await startTestApp({ ...fast });
+    const { body } = await graphql(t, 'mutation { sendMessage(message: "watch me") { id status } }');
+    const id = (body.data?.sendMessage as { id: string }).id;
+    const done = await waitFor(async () => {
+      const r = await graphql(t as TestApp, `{ message(id: "${id}") { status attempts } }`);
+      const message = r.body.data?.message as { status: string; attempts: number };
+      return message.status === 'sent' ? message : null;
+    });
+    expect(done).toEqual({ status: 'sent', attempts: 1 });
+  });
+});
