@@ -1,3 +1,4 @@
+import cors from '@fastify/cors';
 import Fastify from 'fastify';
 import type { FastifyInstance } from 'fastify';
 import { Ajv } from 'ajv';
@@ -10,17 +11,22 @@ import { startDeliveryWorker } from './delivery/delivery-worker.ts';
 import { logTransport } from './delivery/log-transport.ts';
 import { webhookTransport } from './delivery/webhook-transport.ts';
 import { mountGraphQL } from './graphql/mount-graphql.ts';
-import { createKeyVerifier } from './services/api-keys/index.ts';
-import { strictAjv } from './services/validation/validator.ts';
-import { useBearerAuth } from './rest/plugins/use-bearer-auth.ts';
+import { createRateLimiter } from './http/rate-limiter.ts';
+import { clientErrorHandler } from './rest/client-error-handler.ts';
+import { identify, requireKey } from './rest/plugins/use-bearer-auth.ts';
 import { handleError, useErrorBody } from './rest/plugins/use-error-body.ts';
 import { useMethodNotAllowed } from './rest/plugins/use-method-not-allowed.ts';
 import { useOpenApi } from './rest/plugins/use-openapi.ts';
-import { errorBodySchema } from './rest/schemas.ts';
+import { rateLimitChecks } from './rest/plugins/use-rate-limit.ts';
+import { genRequestId, useRequestId } from './rest/plugins/use-request-id.ts';
+import { useSecurityHeaders } from './rest/plugins/use-security-headers.ts';
 import { healthRoutes } from './rest/routes/health.ts';
 import { messagesRoutes } from './rest/routes/messages.ts';
 import { petsRoutes } from './rest/routes/pets.ts';
 import { storeOrdersRoutes } from './rest/routes/store-orders.ts';
+import { errorBodySchema } from './rest/schemas.ts';
+import { createKeyVerifier } from './services/api-keys/index.ts';
+import { strictAjv } from './services/validation/validator.ts';
 
 export interface AppOptions {
   config: Config;
@@ -34,6 +40,8 @@ export interface AppOptions {
 // bodies are JSON and are not ("20" is not an integer).
 const paramAjv = new Ajv({ coerceTypes: true, useDefaults: true, removeAdditional: false, allErrors: false });
 
+const EXPOSED_HEADERS = ['Link', 'Location', 'Retry-After', 'RateLimit', 'RateLimit-Policy', 'X-Request-Id', 'Deprecation', 'Sunset', 'X-API-Stability'];
+
 /** Builds the whole server on the configured database, migrated, without listening. Closing it closes the database. */
 export async function createApp({ config, db = openDatabase(config.databaseUrl), logStream }: AppOptions): Promise<FastifyInstance> {
   try {
@@ -43,47 +51,79 @@ export async function createApp({ config, db = openDatabase(config.databaseUrl),
     throw error;
   }
   const verifier = createKeyVerifier(db);
+  const limits = rateLimitChecks(createRateLimiter(), config.rateLimit);
 
   const app = Fastify({
-    logger: { level: config.logLevel, redact: ['req.headers.authorization'], ...(logStream ? { stream: logStream } : {}) },
+    logger: {
+      level: config.logLevel,
+      redact: { paths: ['req.headers.authorization', 'headers.authorization', '*.headers.authorization'], censor: '[redacted]' },
+      ...(logStream ? { stream: logStream } : {}),
+    },
     bodyLimit: 1024 * 1024,
+    genReqId: genRequestId,
+    requestIdHeader: false,
+    requestIdLogLabel: 'requestId',
     frameworkErrors: handleError,
+    clientErrorHandler,
   });
   app.decorateRequest('principal', null);
   app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? strictAjv : paramAjv).compile(schema));
   // JSON is the only body this API reads; anything else is refused with INVALID_CONTENT_TYPE.
   app.removeContentTypeParser('text/plain');
+  useRequestId(app);
+  useSecurityHeaders(app);
   useErrorBody(app);
-  const methodNotAllowed = useMethodNotAllowed(app);
+  // CORS is off unless origins are listed; then preflight OPTIONS belongs to it, not to the 405s.
+  const corsOn = config.corsOrigins.length > 0;
+  const methodNotAllowed = useMethodNotAllowed(app, { except: corsOn ? ['OPTIONS'] : [] });
+  if (corsOn) {
+    await app.register(cors, {
+      origin: config.corsOrigins,
+      methods: ['GET', 'HEAD', 'POST', 'PATCH', 'DELETE'],
+      allowedHeaders: ['Authorization', 'Content-Type', 'Idempotency-Key', 'X-Request-Id'],
+      exposedHeaders: EXPOSED_HEADERS,
+      maxAge: 600,
+    });
+  }
   app.addSchema(errorBodySchema);
+
+  const identifyCaller = identify(verifier);
+  const limitRequest = async (request: Parameters<typeof limits.request>[0], reply: Parameters<typeof limits.request>[1]) =>
+    limits.request(request, reply);
 
   await useOpenApi(app, config);
   await app.register(healthRoutes, { db });
-  // GraphQL checks keys itself: introspection alone is open so GraphiQL can load its docs.
-  mountGraphQL(app, {
-    db,
-    verifier,
-    graphiql: config.graphiql,
-    introspection: config.graphqlIntrospection,
-    production: config.nodeEnv === 'production',
-  });
+  // GraphQL checks keys per operation: introspection alone is open so GraphiQL can load its docs.
+  mountGraphQL(
+    app,
+    {
+      db,
+      graphiql: config.graphiql,
+      introspection: config.graphqlIntrospection,
+      production: config.nodeEnv === 'production',
+      messageQuota: ({ req, reply }) => limits.message(req, reply),
+    },
+    [identifyCaller, limitRequest],
+  );
   await app.register(async (scope) => {
-    useBearerAuth(scope, verifier);
+    // Order matters: the rate limit counts requests without a valid key per address before they get their 401.
+    scope.addHook('onRequest', identifyCaller);
+    scope.addHook('onRequest', limitRequest);
+    scope.addHook('onRequest', requireKey);
     const linkBase = config.publicBaseUrl ?? '/v1';
     await scope.register(petsRoutes, { prefix: '/v1', db, linkBase });
     await scope.register(storeOrdersRoutes, { prefix: '/v1', db, linkBase });
-    await scope.register(messagesRoutes, { db });
+    await scope.register(messagesRoutes, { db, messageQuota: async (request, reply) => limits.message(request, reply) });
   });
   methodNotAllowed.close();
 
   const { delivery } = config;
+  const deliveryLog = app.log.child({ component: 'delivery' });
   const worker = delivery.enabled
     ? startDeliveryWorker({
         db,
-        log: app.log.child({ component: 'delivery' }),
-        transport: delivery.webhookUrl
-          ? webhookTransport({ url: delivery.webhookUrl, timeoutMs: delivery.webhookTimeoutMs })
-          : logTransport(app.log.child({ component: 'delivery' })),
+        log: deliveryLog,
+        transport: delivery.webhookUrl ? webhookTransport({ url: delivery.webhookUrl, timeoutMs: delivery.webhookTimeoutMs }) : logTransport(deliveryLog),
         pollMs: delivery.pollMs,
         leaseMs: delivery.leaseMs,
         maxAttempts: delivery.maxAttempts,

@@ -19,6 +19,18 @@ export interface Config {
   /** GraphQL introspection; default on, off in production. */
   graphqlIntrospection: boolean;
   delivery: DeliveryConfig;
+  /** Origins allowed to call from a browser; empty means CORS is off. */
+  corsOrigins: string[];
+  rateLimit: RateLimitConfig;
+}
+
+export interface RateLimitConfig {
+  /** Requests (GraphQL: operations) per key per minute; 0 turns rate limiting off. */
+  perKey: number;
+  /** Messages sent per key per minute, on top of perKey. */
+  messagesPerKey: number;
+  /** Requests without a valid key per client address per minute: throttles key guessing. */
+  perAddressWithoutKey: number;
 }
 
 export interface DeliveryConfig {
@@ -107,6 +119,22 @@ function deliveryConfig(problems: string[], env: Env): DeliveryConfig {
   return delivery;
 }
 
+function origins(problems: string[], env: Env): string[] {
+  const raw = env.CORS_ORIGINS ?? '';
+  const list = raw.split(',').map((o) => o.trim()).filter((o) => o !== '');
+  for (const origin of list) {
+    let ok = false;
+    try {
+      const url = new URL(origin);
+      ok = ['http:', 'https:'].includes(url.protocol) && url.origin === origin;
+    } catch {
+      ok = false;
+    }
+    if (!ok) problems.push(`CORS_ORIGINS must list origins like https://app.example.com, comma-separated (got '${origin}').`);
+  }
+  return list;
+}
+
 /** Reads the environment once, reporting every problem together. */
 export function loadConfig(env: Env = process.env): Config {
   const problems: string[] = [];
@@ -139,6 +167,12 @@ export function loadConfig(env: Env = process.env): Config {
     graphiql: flag(problems, env, 'GRAPHIQL', nodeEnv !== 'production'),
     graphqlIntrospection: flag(problems, env, 'GRAPHQL_INTROSPECTION', nodeEnv !== 'production'),
     delivery: deliveryConfig(problems, env),
+    corsOrigins: origins(problems, env),
+    rateLimit: {
+      perKey: integer(problems, env, 'RATE_LIMIT_PER_MINUTE', 600, 0, 1_000_000),
+      messagesPerKey: integer(problems, env, 'MESSAGE_RATE_LIMIT_PER_MINUTE', 60, 1, 1_000_000),
+      perAddressWithoutKey: integer(problems, env, 'UNAUTHENTICATED_RATE_LIMIT_PER_MINUTE', 60, 1, 1_000_000),
+    },
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

@@ -6,13 +6,12 @@ import { createSchema, createYoga } from 'graphql-yoga';
 import type { Plugin, YogaServerInstance } from 'graphql-yoga';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/types.ts';
-import { bearerToken } from '../http/bearer-token.ts';
-import type { KeyVerifier } from '../services/api-keys/index.ts';
 import type { GraphQLContext } from './context.ts';
 import { GRAPHIQL_DEFAULT_QUERY } from './graphiql-default-query.ts';
 import { GRAPHQL_LIMITS } from './graphql-limits.ts';
 import { maskError } from './mask-error.ts';
 import { useLogUnexpectedErrors } from './plugins/use-log-unexpected-errors.ts';
+import { useMessageQuota } from './plugins/use-message-quota.ts';
 import { useRequireKey } from './plugins/use-require-key.ts';
 import { useValidationErrorShape } from './plugins/use-validation-error-shape.ts';
 import { resolvers } from './resolvers/index.ts';
@@ -34,8 +33,9 @@ export interface ServerContext {
 
 export interface GraphQLOptions {
   db: Kysely<Database>;
-  verifier: KeyVerifier;
   log: FastifyBaseLogger;
+  /** Throws RATE_LIMITED when the caller's message quota is spent. */
+  messageQuota?: (context: ServerContext) => void;
   graphiql?: boolean;
   introspection?: boolean;
   /** Production hides "Did you mean …?" hints, which leak the schema when introspection is off. */
@@ -44,8 +44,8 @@ export interface GraphQLOptions {
 
 export function createGraphQL({
   db,
-  verifier,
   log,
+  messageQuota,
   graphiql = true,
   introspection = true,
   production = false,
@@ -65,14 +65,13 @@ export function createGraphQL({
     useLogUnexpectedErrors<Context>(),
   ];
   if (!introspection) plugins.push(useDisableIntrospection() as Plugin<Context>);
+  if (messageQuota) plugins.push(useMessageQuota<Context>(messageQuota));
 
   return createYoga<ServerContext, GraphQLContext>({
     schema: createSchema<Context>({ typeDefs: loadTypeDefs(), resolvers: resolvers as never }),
     graphqlEndpoint: '/graphql',
-    context: async ({ req }) => {
-      const token = bearerToken(req.headers.authorization);
-      return { db, principal: token === null ? null : await verifier.verify(token), requestId: req.id, log: req.log };
-    },
+    // The key was checked by the route's onRequest hooks, with REST's code.
+    context: ({ req }) => ({ db, principal: req.principal, requestId: req.id, log: req.log }),
     maskedErrors: { maskError },
     batching: false,
     landingPage: false,

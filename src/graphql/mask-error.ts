@@ -31,7 +31,9 @@ export function maskError(error: unknown): Error {
   const graphQLError = error instanceof GraphQLError ? error : null;
   if (appError && appError.code !== 'INTERNAL_ERROR') {
     const base = graphQLError ?? new GraphQLError(appError.message);
-    return withCode(base, appError.message, appError.code, appError.status);
+    // Refused before any field ran (no path), the whole request answers with the error's status, as REST would.
+    const requestLevel = !base.path || base.path.length === 0;
+    return withCode(base, appError.message, appError.code, appError.status, requestLevel ? { status: appError.status, spec: false } : undefined);
   }
   // A GraphQLError with no other kind of error inside comes from graphql-js, the scalars, armor or our own plugins.
   const requestError = graphQLError !== null && (!graphQLError.originalError || graphQLError.originalError instanceof GraphQLError);

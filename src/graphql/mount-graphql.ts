@@ -1,11 +1,12 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, onRequestHookHandler } from 'fastify';
 import type { GraphQLOptions } from './create-yoga.ts';
 import { createGraphQL } from './create-yoga.ts';
 
 /** Serves Yoga at /graphql (GET and POST) inside the Fastify app, beside REST. */
-export function mountGraphQL(app: FastifyInstance, options: Omit<GraphQLOptions, 'log'>): void {
+export function mountGraphQL(app: FastifyInstance, options: Omit<GraphQLOptions, 'log'>, onRequest: onRequestHookHandler[]): void {
   const yoga = createGraphQL({ ...options, log: app.log });
   app.route({
+    onRequest,
     url: yoga.graphqlEndpoint,
     method: ['GET', 'POST'],
     schema: { hide: false, summary: 'GraphQL endpoint (GraphiQL in a browser)', tags: ['graphql'], servers: [{ url: '/' }] },

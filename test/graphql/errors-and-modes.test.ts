@@ -26,10 +26,10 @@ describe('unexpected errors', () => {
     expect(body.data).toBeNull();
     expect(body.errors).toEqual([expect.objectContaining({ message: 'Unexpected error.', extensions: { code: 'INTERNAL_ERROR', status: 500 } })]);
     expect(res.body).not.toMatch(/fire|secret|\/var/);
-    const logged = lines.map((l) => JSON.parse(l) as { msg: string; reqId?: string; requestId?: string; err?: { message: string } });
+    const logged = lines.map((l) => JSON.parse(l) as { msg: string; requestId?: string; err?: { message: string } });
     const entry = logged.find((l) => l.err?.message.includes('disk on fire'));
     expect(entry?.requestId).toEqual(expect.any(String));
-    expect(logged.some((l) => l.reqId === entry?.requestId && l.msg === 'incoming request')).toBe(true);
+    expect(logged.some((l) => l.requestId === entry?.requestId && l.msg === 'incoming request')).toBe(true);
   });
 });
 

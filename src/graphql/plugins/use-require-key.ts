@@ -1,18 +1,9 @@
-import { getOperationAST, GraphQLError, Kind } from 'graphql';
-import type { DocumentNode, SelectionSetNode } from 'graphql';
+import { GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { errorCatalogue } from '../../errors/index.ts';
 import { WWW_AUTHENTICATE } from '../../http/bearer-token.ts';
 import type { GraphQLContext } from '../context.ts';
-
-function onlyIntrospection(selectionSet: SelectionSetNode, document: DocumentNode): boolean {
-  return selectionSet.selections.every((selection) => {
-    if (selection.kind === Kind.FIELD) return selection.name.value.startsWith('__');
-    if (selection.kind === Kind.INLINE_FRAGMENT) return onlyIntrospection(selection.selectionSet, document);
-    const fragment = document.definitions.find((d) => d.kind === Kind.FRAGMENT_DEFINITION && d.name.value === selection.name.value);
-    return fragment?.kind === Kind.FRAGMENT_DEFINITION && onlyIntrospection(fragment.selectionSet, document);
-  });
-}
+import { rootFields } from '../root-fields.ts';
 
 /**
  * Contract §5 on GraphQL: an operation that selects any Query or Mutation field needs a
@@ -23,8 +14,7 @@ export function useRequireKey<Context extends GraphQLContext>(): Plugin<Context>
   return {
     onExecute({ args }) {
       if (args.contextValue.principal) return;
-      const operation = getOperationAST(args.document, args.operationName);
-      if (operation && onlyIntrospection(operation.selectionSet, args.document)) return;
+      if (rootFields(args.document, args.operationName).every((name) => name.startsWith('__'))) return;
       throw new GraphQLError(errorCatalogue.UNAUTHORIZED.message, {
         extensions: { code: 'UNAUTHORIZED', status: 401, http: { status: 401, headers: { 'WWW-Authenticate': WWW_AUTHENTICATE } } },
       });

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { bearerToken } from '../../http/bearer-token.ts';
 import { AppError } from '../../errors/index.ts';
 import type { KeyVerifier, Principal } from '../../services/api-keys/index.ts';
@@ -9,17 +9,21 @@ declare module 'fastify' {
   }
 }
 
-/** Every route registered in `scope` after this call requires a valid, unrevoked key. */
-export function useBearerAuth(scope: FastifyInstance, verifier: KeyVerifier): void {
-  scope.addHook('onRequest', async (request) => {
+/** onRequest: who is calling, from `Authorization: Bearer <key>`; null for no key or one that is not valid. */
+export function identify(verifier: KeyVerifier): (request: FastifyRequest) => Promise<void> {
+  return async (request) => {
     const token = bearerToken(request.headers.authorization);
-    const principal = token === null ? null : await verifier.verify(token);
-    if (!principal) {
-      throw new AppError(
-        'UNAUTHORIZED',
-        token === null ? 'Missing API key: send Authorization: Bearer <API_KEY>.' : 'The API key is invalid or has been revoked.',
-      );
-    }
-    request.principal = principal;
-  });
+    request.principal = token === null ? null : await verifier.verify(token);
+  };
+}
+
+/** onRequest, after identify: contract §5, a valid and unrevoked key or 401. */
+export async function requireKey(request: FastifyRequest): Promise<void> {
+  if (request.principal) return;
+  throw new AppError(
+    'UNAUTHORIZED',
+    bearerToken(request.headers.authorization) === null
+      ? 'Missing API key: send Authorization: Bearer <API_KEY>.'
+      : 'The API key is invalid or has been revoked.',
+  );
 }

@@ -6,7 +6,13 @@ import { toAppError } from '../to-app-error.ts';
 export function sendError(reply: FastifyReply, error: AppError): FastifyReply {
   if (error.status === 401) reply.header('WWW-Authenticate', WWW_AUTHENTICATE);
   if (error.status === 503) reply.header('Retry-After', '1');
-  return reply.code(error.status).type('application/json; charset=utf-8').send(toErrorBody(error));
+  reply.code(error.status).type('application/json; charset=utf-8');
+  // A GraphQL client reads `errors`, so the GraphQL route answers in that shape, with the same code and status.
+  if (reply.request.routeOptions.url === '/graphql') {
+    const { code, message, status } = toErrorBody(error);
+    return reply.send({ errors: [{ message, extensions: { code, status } }] });
+  }
+  return reply.send(toErrorBody(error));
 }
 
 /** The one boundary where REST errors become the Error body; nothing else writes an error response. */

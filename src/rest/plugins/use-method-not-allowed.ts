@@ -9,7 +9,7 @@ const METHODS: HTTPMethods[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE',
  * Call first: it watches routes as they are added, then `close()` adds a 405 route per
  * API path for the methods nobody claimed.
  */
-export function useMethodNotAllowed(app: FastifyInstance): { close(): void } {
+export function useMethodNotAllowed(app: FastifyInstance, { except = [] }: { except?: HTTPMethods[] } = {}): { close(): void } {
   const allowed = new Map<string, Set<string>>();
   app.addHook('onRoute', (route) => {
     // Hidden routes (the docs' static assets) keep Fastify's plain 404.
@@ -21,7 +21,7 @@ export function useMethodNotAllowed(app: FastifyInstance): { close(): void } {
   return {
     close() {
       for (const [url, methods] of allowed) {
-        const missing = METHODS.filter((m) => !methods.has(m));
+        const missing = METHODS.filter((m) => !methods.has(m) && !except.includes(m));
         if (missing.length === 0) continue;
         const allow = [...methods].join(', ');
         app.route({

@@ -1,4 +1,4 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, preHandlerAsyncHookHandler } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/types.ts';
 import { requirePrincipal } from '../../services/api-keys/index.ts';
@@ -8,10 +8,17 @@ import { bearerSecurity, errorResponses } from '../schemas.ts';
 // Contract §4.4: the quickstart lives on its own base address, outside /v1.
 const messagesServer = [{ url: '/', description: 'The messages base address (this server, outside /v1).' }];
 
-export const messagesRoutes: FastifyPluginAsync<{ db: Kysely<Database> }> = async (app, { db }) => {
+export interface MessagesRoutesOptions {
+  db: Kysely<Database>;
+  /** preHandler that spends one unit of the caller's message quota. */
+  messageQuota: preHandlerAsyncHookHandler;
+}
+
+export const messagesRoutes: FastifyPluginAsync<MessagesRoutesOptions> = async (app, { db, messageQuota }) => {
   app.post(
     '/messages',
     {
+      preHandler: messageQuota,
       schema: {
         operationId: 'sendMessage',
         summary: 'Send a message (quickstart)',

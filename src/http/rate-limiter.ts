@@ -1,0 +1,43 @@
+/** What a caller sees of its quota: the IETF draft's RateLimit-Policy / RateLimit fields and, when refused, Retry-After. */
+export interface RateLimitDecision {
+  allowed: boolean;
+  policy: string;
+  limit: number;
+  remaining: number;
+  /** Seconds until the window resets. */
+  resetSeconds: number;
+}
+
+export interface RateLimiter {
+  take(bucket: string, policy: string, limit: number, now?: number): RateLimitDecision;
+}
+
+/**
+ * Fixed one-minute windows per bucket, in memory: cheap and exact within one process.
+ * Several processes behind a balancer each count on their own (a shared store would be
+ * the next step).
+ */
+export function createRateLimiter(windowMs = 60_000): RateLimiter {
+  const windows = new Map<string, { count: number; resetAt: number }>();
+  let takes = 0;
+  return {
+    take(bucket, policy, limit, now = Date.now()) {
+      // Forget finished windows now and then, so idle buckets do not pile up.
+      if (++takes % 10_000 === 0) for (const [key, w] of windows) if (w.resetAt <= now) windows.delete(key);
+      let window = windows.get(bucket);
+      if (!window || window.resetAt <= now) {
+        window = { count: 0, resetAt: now + windowMs };
+        windows.set(bucket, window);
+      }
+      const allowed = window.count < limit;
+      if (allowed) window.count++;
+      return {
+        allowed,
+        policy,
+        limit,
+        remaining: limit - window.count,
+        resetSeconds: Math.max(1, Math.ceil((window.resetAt - now) / 1000)),
+      };
+    },
+  };
+}

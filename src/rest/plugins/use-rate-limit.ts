@@ -1,0 +1,40 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { AppError } from '../../errors/index.ts';
+import type { RateLimitConfig } from '../../config/load-config.ts';
+import type { RateLimitDecision, RateLimiter } from '../../http/rate-limiter.ts';
+
+function announce(reply: FastifyReply, decision: RateLimitDecision): void {
+  reply.header('RateLimit-Policy', `"${decision.policy}";q=${decision.limit};w=60`);
+  reply.header('RateLimit', `"${decision.policy}";r=${decision.remaining};t=${decision.resetSeconds}`);
+  if (!decision.allowed) reply.header('Retry-After', String(decision.resetSeconds));
+}
+
+export interface RateLimitChecks {
+  /** Every request to a keyed route: per key, or per address when the key is not valid. */
+  request(request: FastifyRequest, reply: FastifyReply): void;
+  /** Sending a message: the tighter per-key quota. */
+  message(request: FastifyRequest, reply: FastifyReply): void;
+}
+
+/** The two checks, both throwing RATE_LIMITED (429) when a quota is spent. */
+export function rateLimitChecks(limiter: RateLimiter, limits: RateLimitConfig): RateLimitChecks {
+  const enforce = (reply: FastifyReply, decision: RateLimitDecision) => {
+    announce(reply, decision);
+    if (!decision.allowed) {
+      throw new AppError('RATE_LIMITED', `Rate limit of ${decision.limit} per minute (${decision.policy}) reached; retry in ${decision.resetSeconds} s.`);
+    }
+  };
+  return {
+    request(request, reply) {
+      if (limits.perKey === 0) return;
+      const decision = request.principal
+        ? limiter.take(`key:${request.principal.keyId}`, 'per-key', limits.perKey)
+        : limiter.take(`addr:${request.ip}`, 'per-address-without-key', limits.perAddressWithoutKey);
+      enforce(reply, decision);
+    },
+    message(request, reply) {
+      if (limits.perKey === 0 || !request.principal) return;
+      enforce(reply, limiter.take(`messages:${request.principal.keyId}`, 'messages-per-key', limits.messagesPerKey));
+    },
+  };
+}

@@ -1,0 +1,105 @@
+import { connect } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { graphql } from '../helpers/graphql.ts';
+import { expectErrorBody, startTestApp } from '../helpers/test-app.ts';
+import type { TestApp } from '../helpers/test-app.ts';
+
+let t: TestApp | undefined;
+afterEach(async () => {
+  await t?.close();
+  t = undefined;
+});
+
+describe('request ids', () => {
+  it('gives every response an X-Request-Id, keeping a plain one the caller sent', async () => {
+    t = await startTestApp();
+    const fresh = await t.call({ url: '/v1/pets' });
+    expect(fresh.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    const kept = await t.call({ url: '/v1/nope', headers: { 'x-request-id': 'trace-abc.123' } });
+    expect(kept.statusCode).toBe(404);
+    expect(kept.headers['x-request-id']).toBe('trace-abc.123');
+    const replaced = await t.call({ url: '/v1/pets', headers: { 'x-request-id': 'bad id with spaces and <script>' } });
+    expect(replaced.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+});
+
+describe('logs', () => {
+  it('never contain the Authorization header or the key, at any level', async () => {
+    const lines: string[] = [];
+    const dir = { LOG_LEVEL: 'trace' };
+    const app = await startTestApp(dir, undefined, { write: (line) => void lines.push(line) });
+    t = app;
+    await t.call({ url: '/v1/pets' });
+    await t.call({ method: 'POST', url: '/v1/pets', payload: { name: 'Logged', categoryId: 1 } });
+    await t.app.inject({ url: '/v1/pets', headers: { authorization: `Bearer ${t.key.slice(0, -1)}X` } });
+    await graphql(t, '{ pets { totalCount } }');
+    expect(lines.length).toBeGreaterThan(5);
+    const all = lines.join('\n');
+    expect(all).not.toContain(t.key);
+    expect(all).not.toContain(t.key.slice(4));
+    expect(all.toLowerCase()).not.toMatch(/"authorization":"bearer/);
+    expect(lines.every((l) => 'requestId' in JSON.parse(l) || !('req' in JSON.parse(l)))).toBe(true);
+  });
+});
+
+describe('security headers', () => {
+  it('sends nosniff on API answers, and a CSP with no framing on the docs and GraphiQL pages', async () => {
+    t = await startTestApp();
+    expect((await t.call({ url: '/v1/pets' })).headers['x-content-type-options']).toBe('nosniff');
+    for (const url of ['/v1/docs/', '/graphql']) {
+      const page = await t.app.inject({ url, headers: { accept: 'text/html' } });
+      expect(page.headers['content-type'], url).toMatch(/text\/html/);
+      expect(page.headers['content-security-policy'], url).toMatch(/frame-ancestors 'none'/);
+      expect(page.headers['content-security-policy'], url).toMatch(/default-src 'self'/);
+      expect(page.headers['x-frame-options']).toBe('DENY');
+      expect(page.headers['referrer-policy']).toBe('no-referrer');
+    }
+  });
+});
+
+describe('CORS', () => {
+  it('is off by default: no Access-Control headers, and OPTIONS is 405', async () => {
+    t = await startTestApp();
+    const res = await t.call({ url: '/v1/pets', headers: { origin: 'https://evil.example' } });
+    expect(res.headers['access-control-allow-origin']).toBeUndefined();
+    const preflight = await t.app.inject({ method: 'OPTIONS', url: '/v1/pets', headers: { origin: 'https://app.example', 'access-control-request-method': 'GET' } });
+    expect(preflight.statusCode).toBe(405);
+  });
+
+  it('allows exactly the configured origins', async () => {
+    t = await startTestApp({ CORS_ORIGINS: 'https://app.example,https://admin.example' });
+    const preflight = await t.app.inject({
+      method: 'OPTIONS',
+      url: '/v1/pets',
+      headers: { origin: 'https://app.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization,content-type' },
+    });
+    expect(preflight.statusCode).toBe(204);
+    expect(preflight.headers['access-control-allow-origin']).toBe('https://app.example');
+    expect(String(preflight.headers['access-control-allow-headers'])).toMatch(/Authorization/);
+    const allowed = await t.call({ url: '/v1/pets', headers: { origin: 'https://admin.example' } });
+    expect(allowed.headers['access-control-allow-origin']).toBe('https://admin.example');
+    expect(String(allowed.headers['access-control-expose-headers'])).toMatch(/Link/);
+    const other = await t.call({ url: '/v1/pets', headers: { origin: 'https://evil.example' } });
+    expect(other.headers['access-control-allow-origin']).toBeUndefined();
+  });
+});
+
+describe('oversized headers', () => {
+  it('answer 431 HEADERS_TOO_LARGE with the Error body, over a real socket', async () => {
+    t = await startTestApp();
+    const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = new URL(address);
+    const raw = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(port), '127.0.0.1', () => {
+        socket.write(`GET /v1/pets HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
+      });
+      let data = '';
+      socket.on('data', (d) => (data += d.toString()));
+      socket.on('end', () => resolve(data));
+      socket.on('error', reject);
+    });
+    expect(raw).toMatch(/^HTTP\/1\.1 431 /);
+    const body = raw.slice(raw.indexOf('\r\n\r\n') + 4);
+    expectErrorBody({ statusCode: 431, body, headers: { 'content-type': 'application/json' } }, 'HEADERS_TOO_LARGE');
+  });
+});

@@ -1,0 +1,80 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createApiKey } from '../../src/services/api-keys/index.ts';
+import { graphql } from '../helpers/graphql.ts';
+import { expectErrorBody, startTestApp } from '../helpers/test-app.ts';
+import type { TestApp } from '../helpers/test-app.ts';
+
+let t: TestApp | undefined;
+afterEach(async () => {
+  await t?.close();
+  t = undefined;
+});
+
+describe('rate limiting', () => {
+  it('allows RATE_LIMIT_PER_MINUTE requests per key, then 429 with Retry-After and RateLimit headers', async () => {
+    t = await startTestApp({ RATE_LIMIT_PER_MINUTE: '5' });
+    for (let i = 0; i < 5; i++) {
+      const ok = await t.call({ url: '/v1/pets' });
+      expect(ok.statusCode).toBe(200);
+      expect(ok.headers['ratelimit-policy']).toBe('"per-key";q=5;w=60');
+      expect(ok.headers.ratelimit).toMatch(new RegExp(`^"per-key";r=${4 - i};t=\\d+$`));
+    }
+    const refused = await t.call({ url: '/v1/pets' });
+    expect(refused.statusCode).toBe(429);
+    expectErrorBody(refused, 'RATE_LIMITED');
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    expect(Number(refused.headers['retry-after'])).toBeLessThanOrEqual(60);
+    // A write refused by the limit stores nothing.
+    const write = await t.call({ method: 'POST', url: '/v1/pets', payload: { name: 'Late', categoryId: 1 } });
+    expect(write.statusCode).toBe(429);
+    expect(await t.db.selectFrom('pets').select('id').execute()).toEqual([]);
+    // Another key has its own quota.
+    const other = await createApiKey(t.db, 'other');
+    expect((await t.app.inject({ url: '/v1/pets', headers: { authorization: `Bearer ${other.key}` } })).statusCode).toBe(200);
+  });
+
+  it('counts a GraphQL operation like a REST request, against the same quota', async () => {
+    t = await startTestApp({ RATE_LIMIT_PER_MINUTE: '3' });
+    await t.call({ url: '/v1/pets' });
+    expect((await graphql(t, '{ pets { totalCount } }')).res.statusCode).toBe(200);
+    expect((await graphql(t, '{ pets { totalCount } }')).res.statusCode).toBe(200);
+    const { res, body } = await graphql(t, '{ pets { totalCount } }');
+    expect(res.statusCode).toBe(429);
+    expect(res.headers['retry-after']).toBeDefined();
+    expect(body.errors?.[0]?.extensions).toEqual({ code: 'RATE_LIMITED', status: 429 });
+  });
+
+  it('has a tighter quota for sending messages, shared by REST and GraphQL', async () => {
+    t = await startTestApp({ MESSAGE_RATE_LIMIT_PER_MINUTE: '2' });
+    expect((await t.call({ method: 'POST', url: '/messages', payload: { message: 'one' } })).statusCode).toBe(201);
+    expect((await graphql(t, 'mutation { sendMessage(message: "two") { id } }')).body.errors).toBeUndefined();
+    const rest = await t.call({ method: 'POST', url: '/messages', payload: { message: 'three' } });
+    expect(rest.statusCode).toBe(429);
+    expect(expectErrorBody(rest, 'RATE_LIMITED').message).toMatch(/messages-per-key/);
+    const gql = await graphql(t, 'mutation { sendMessage(message: "four") { id } }');
+    expect(gql.res.statusCode).toBe(429);
+    expect(gql.body.errors?.[0]?.extensions).toEqual({ code: 'RATE_LIMITED', status: 429 });
+    expect(await t.db.selectFrom('messages').select('id').execute()).toHaveLength(2);
+    // Other requests still pass.
+    expect((await t.call({ url: '/v1/pets' })).statusCode).toBe(200);
+  });
+
+  it('throttles requests without a valid key per address, so keys cannot be guessed quickly', async () => {
+    t = await startTestApp({ UNAUTHENTICATED_RATE_LIMIT_PER_MINUTE: '3' });
+    for (let i = 0; i < 3; i++) {
+      expect((await t.app.inject({ url: '/v1/pets', headers: { authorization: `Bearer psk_${String(i).repeat(40)}` } })).statusCode).toBe(401);
+    }
+    const guess = await t.app.inject({ url: '/v1/pets', headers: { authorization: `Bearer psk_${'9'.repeat(40)}` } });
+    expect(guess.statusCode).toBe(429);
+    expect(guess.headers['ratelimit-policy']).toBe('"per-address-without-key";q=3;w=60');
+    // A valid key is counted on its own quota, not the address's.
+    expect((await t.call({ url: '/v1/pets' })).statusCode).toBe(200);
+  });
+
+  it('is off with RATE_LIMIT_PER_MINUTE=0', async () => {
+    t = await startTestApp({ RATE_LIMIT_PER_MINUTE: '0', MESSAGE_RATE_LIMIT_PER_MINUTE: '1' });
+    for (let i = 0; i < 10; i++) expect((await t.call({ url: '/v1/pets' })).statusCode).toBe(200);
+    for (let i = 0; i < 3; i++) expect((await t.call({ method: 'POST', url: '/messages', payload: { message: 'x' } })).statusCode).toBe(201);
+    expect((await t.call({ url: '/v1/pets' })).headers.ratelimit).toBeUndefined();
+  });
+});
