@@ -14,6 +14,8 @@ import { mountGraphQL } from './graphql/mount-graphql.ts';
 import { createRateLimiter } from './http/rate-limiter.ts';
 import { clientErrorHandler } from './rest/client-error-handler.ts';
 import { identify, requireKey } from './rest/plugins/use-bearer-auth.ts';
+import { idempotencyHooks } from './rest/plugins/idempotency-hooks.ts';
+import { isMutationRequest, hasGraphQLErrors } from './graphql/mutation-request.ts';
 import { handleError, useErrorBody } from './rest/plugins/use-error-body.ts';
 import { useMethodNotAllowed } from './rest/plugins/use-method-not-allowed.ts';
 import { useOpenApi } from './rest/plugins/use-openapi.ts';
@@ -67,6 +69,7 @@ export async function createApp({ config, db = openDatabase(config.databaseUrl),
     clientErrorHandler,
   });
   app.decorateRequest('principal', null);
+  app.decorateRequest('idempotency', null);
   app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? strictAjv : paramAjv).compile(schema));
   // JSON is the only body this API reads; anything else is refused with INVALID_CONTENT_TYPE.
   app.removeContentTypeParser('text/plain');
@@ -103,17 +106,18 @@ export async function createApp({ config, db = openDatabase(config.databaseUrl),
       production: config.nodeEnv === 'production',
       messageQuota: ({ req, reply }) => limits.message(req, reply),
     },
-    [identifyCaller, limitRequest],
+    { onRequest: [identifyCaller, limitRequest], idempotent: idempotencyHooks(db, { applies: isMutationRequest, succeeded: (payload) => !hasGraphQLErrors(payload) }) },
   );
+  const idempotent = idempotencyHooks(db);
   await app.register(async (scope) => {
     // Order matters: the rate limit counts requests without a valid key per address before they get their 401.
     scope.addHook('onRequest', identifyCaller);
     scope.addHook('onRequest', limitRequest);
     scope.addHook('onRequest', requireKey);
     const linkBase = config.publicBaseUrl ?? '/v1';
-    await scope.register(petsRoutes, { prefix: '/v1', db, linkBase });
-    await scope.register(storeOrdersRoutes, { prefix: '/v1', db, linkBase });
-    await scope.register(messagesRoutes, { db, messageQuota: async (request, reply) => limits.message(request, reply) });
+    await scope.register(petsRoutes, { prefix: '/v1', db, linkBase, idempotent });
+    await scope.register(storeOrdersRoutes, { prefix: '/v1', db, linkBase, idempotent });
+    await scope.register(messagesRoutes, { db, idempotent, messageQuota: async (request, reply) => limits.message(request, reply) });
   });
   methodNotAllowed.close();
 

@@ -57,12 +57,25 @@ export interface OrdersTable {
   updated_at: Timestamp;
 }
 
+export interface IdempotencyKeysTable {
+  account_id: number;
+  key: string;
+  /** SHA-256 of the request (route and body): the same key must come with the same request. */
+  fingerprint: string;
+  /** Null while the first request with this key is still being handled. */
+  status_code: number | null;
+  response_body: string | null;
+  location: string | null;
+  created_at: Timestamp;
+}
+
 export interface Database {
   pets: PetsTable;
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
   messages: MessagesTable;
   orders: OrdersTable;
+  idempotency_keys: IdempotencyKeysTable;
 }
 
 export type PetRow = Selectable<PetsTable>;

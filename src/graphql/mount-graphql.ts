@@ -1,12 +1,19 @@
 import type { FastifyInstance, onRequestHookHandler } from 'fastify';
+import type { IdempotencyHooks } from '../rest/plugins/idempotency-hooks.ts';
 import type { GraphQLOptions } from './create-yoga.ts';
 import { createGraphQL } from './create-yoga.ts';
 
 /** Serves Yoga at /graphql (GET and POST) inside the Fastify app, beside REST. */
-export function mountGraphQL(app: FastifyInstance, options: Omit<GraphQLOptions, 'log'>, onRequest: onRequestHookHandler[]): void {
+export function mountGraphQL(
+  app: FastifyInstance,
+  options: Omit<GraphQLOptions, 'log'>,
+  hooks: { onRequest: onRequestHookHandler[]; idempotent: IdempotencyHooks },
+): void {
   const yoga = createGraphQL({ ...options, log: app.log });
   app.route({
-    onRequest,
+    onRequest: hooks.onRequest,
+    preHandler: hooks.idempotent.preHandler,
+    onSend: hooks.idempotent.onSend,
     url: yoga.graphqlEndpoint,
     method: ['GET', 'POST'],
     schema: { hide: false, summary: 'GraphQL endpoint (GraphiQL in a browser)', tags: ['graphql'], servers: [{ url: '/' }] },
@@ -16,8 +23,8 @@ export function mountGraphQL(app: FastifyInstance, options: Omit<GraphQLOptions,
         reply.header(key, value);
       });
       reply.status(response.status);
-      reply.send(response.body);
-      return reply;
+      // Buffered, not streamed: answers are small JSON, and onSend hooks (idempotency) need the text.
+      return reply.send(await response.text());
     },
   });
 }

@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/types.ts';
 import { requirePrincipal } from '../../services/api-keys/index.ts';
 import { getMessage, messageIdSchema, messageSchema, sendMessage, sendMessageSchema } from '../../services/messages/index.ts';
+import type { IdempotencyHooks } from '../plugins/idempotency-hooks.ts';
 import { bearerSecurity, errorResponses } from '../schemas.ts';
 
 // Contract §4.4: the quickstart lives on its own base address, outside /v1.
@@ -12,13 +13,16 @@ export interface MessagesRoutesOptions {
   db: Kysely<Database>;
   /** preHandler that spends one unit of the caller's message quota. */
   messageQuota: preHandlerAsyncHookHandler;
+  idempotent: IdempotencyHooks;
 }
 
-export const messagesRoutes: FastifyPluginAsync<MessagesRoutesOptions> = async (app, { db, messageQuota }) => {
+export const messagesRoutes: FastifyPluginAsync<MessagesRoutesOptions> = async (app, { db, messageQuota, idempotent }) => {
   app.post(
     '/messages',
     {
-      preHandler: messageQuota,
+      // A replay answers from the first preHandler and spends no quota.
+      preHandler: [idempotent.preHandler, messageQuota],
+      onSend: idempotent.onSend,
       schema: {
         operationId: 'sendMessage',
         summary: 'Send a message (quickstart)',

@@ -4,10 +4,12 @@ import type { Database } from '../../db/types.ts';
 import { createPet, getPet, listPets, listPetsQuerySchema, newPetSchema, petIdSchema, petSchema } from '../../services/pets/index.ts';
 import type { ListPetsQuery } from '../../services/pets/index.ts';
 import { nextLink } from '../next-link.ts';
+import type { IdempotencyHooks } from '../plugins/idempotency-hooks.ts';
 import { bearerSecurity, errorResponses } from '../schemas.ts';
 
 export interface PetsRoutesOptions {
   db: Kysely<Database>;
+  idempotent: IdempotencyHooks;
   /** What Link headers start with: the public base URL, or `/v1` for links relative to the request's host. */
   linkBase: string;
 }
@@ -16,7 +18,7 @@ export interface PetsRoutesOptions {
 const DEPRECATED_SINCE = '@1795305600'; // 2026-11-22T00:00:00Z, RFC 9745
 const SUNSET = 'Thu, 05 Dec 2030 00:00:00 GMT'; // RFC 8594
 
-export const petsRoutes: FastifyPluginAsync<PetsRoutesOptions> = async (app, { db, linkBase }) => {
+export const petsRoutes: FastifyPluginAsync<PetsRoutesOptions> = async (app, { db, linkBase, idempotent }) => {
   app.get<{ Querystring: ListPetsQuery }>(
     '/pets',
     {
@@ -50,6 +52,7 @@ export const petsRoutes: FastifyPluginAsync<PetsRoutesOptions> = async (app, { d
   app.post(
     '/pets',
     {
+      ...idempotent,
       schema: {
         operationId: 'createPet',
         summary: 'Add an animal',

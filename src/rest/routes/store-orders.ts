@@ -16,10 +16,12 @@ import {
 } from '../../services/orders/index.ts';
 import type { ListOrdersQuery } from '../../services/orders/index.ts';
 import { nextLink } from '../next-link.ts';
+import type { IdempotencyHooks } from '../plugins/idempotency-hooks.ts';
 import { bearerSecurity, errorResponses } from '../schemas.ts';
 
 export interface StoreOrdersRoutesOptions {
   db: Kysely<Database>;
+  idempotent: IdempotencyHooks;
   linkBase: string;
 }
 
@@ -27,7 +29,7 @@ export interface StoreOrdersRoutesOptions {
 const experimental = { tags: ['store'], 'x-stability': 'experimental', security: bearerSecurity } as const;
 const orderParams = { type: 'object', required: ['orderId'], properties: { orderId: orderIdSchema } } as const;
 
-export const storeOrdersRoutes: FastifyPluginAsync<StoreOrdersRoutesOptions> = async (app, { db, linkBase }) => {
+export const storeOrdersRoutes: FastifyPluginAsync<StoreOrdersRoutesOptions> = async (app, { db, linkBase, idempotent }) => {
   // Every answer of this scope, errors included, says the API may still change.
   app.addHook('onSend', async (_request, reply, payload) => {
     reply.header('X-API-Stability', 'experimental');
@@ -56,6 +58,7 @@ export const storeOrdersRoutes: FastifyPluginAsync<StoreOrdersRoutesOptions> = a
   app.post(
     '/store/orders',
     {
+      ...idempotent,
       schema: {
         ...experimental,
         operationId: 'placeStoreOrder',

@@ -1,0 +1,74 @@
+import { createHash } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import { isUniqueViolation } from '../../db/database-error.ts';
+import type { Database } from '../../db/types.ts';
+import { AppError } from '../../errors/index.ts';
+
+/** Keys are kept this long; a key older than this is new again. */
+export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+/** A first request still unfinished after this long is taken to have died with its process; a retry may run. */
+export const IDEMPOTENCY_STALE_MS = 60 * 1000;
+export const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
+
+export interface StoredResponse {
+  statusCode: number;
+  body: string;
+  location: string | null;
+}
+
+export type IdempotencyStart = { kind: 'first' } | { kind: 'replay'; response: StoredResponse };
+
+export function requestFingerprint(route: string, body: unknown): string {
+  return createHash('sha256').update(route).update('\n').update(JSON.stringify(body ?? null)).digest('hex');
+}
+
+/**
+ * Claims `key` for this request, or finds what it already answered. The claim is a row
+ * with a unique key, so of two concurrent requests with one key only one runs.
+ */
+export async function startIdempotent(db: Kysely<Database>, accountId: number, key: string, fingerprint: string, now = new Date()): Promise<IdempotencyStart> {
+  if (!IDEMPOTENCY_KEY_PATTERN.test(key)) {
+    throw new AppError('VALIDATION_FAILED', 'Idempotency-Key must be 1-255 visible ASCII characters.');
+  }
+  const at = now.toISOString();
+  const expired = new Date(now.getTime() - IDEMPOTENCY_TTL_MS).toISOString();
+  const stale = new Date(now.getTime() - IDEMPOTENCY_STALE_MS).toISOString();
+  // Expired keys, and first requests that never finished, give way to this one.
+  await db
+    .deleteFrom('idempotency_keys')
+    .where('account_id', '=', accountId)
+    .where('key', '=', key)
+    .where((eb) => eb.or([eb('created_at', '<', expired), eb.and([eb('status_code', 'is', null), eb('created_at', '<', stale)])]))
+    .execute();
+  try {
+    await db.insertInto('idempotency_keys').values({ account_id: accountId, key, fingerprint, created_at: at }).execute();
+    return { kind: 'first' };
+  } catch (error) {
+    if (!isUniqueViolation(error)) throw error;
+  }
+  const row = await db
+    .selectFrom('idempotency_keys')
+    .select(['fingerprint', 'status_code', 'response_body', 'location'])
+    .where('account_id', '=', accountId)
+    .where('key', '=', key)
+    .executeTakeFirst();
+  if (!row) return startIdempotent(db, accountId, key, fingerprint, now);
+  if (row.fingerprint !== fingerprint) throw new AppError('IDEMPOTENCY_KEY_REUSED');
+  if (row.status_code === null || row.response_body === null) throw new AppError('IDEMPOTENCY_KEY_IN_USE');
+  return { kind: 'replay', response: { statusCode: row.status_code, body: row.response_body, location: row.location } };
+}
+
+/** Keeps a successful answer for replays. */
+export async function finishIdempotent(db: Kysely<Database>, accountId: number, key: string, response: StoredResponse): Promise<void> {
+  await db
+    .updateTable('idempotency_keys')
+    .set({ status_code: response.statusCode, response_body: response.body, location: response.location })
+    .where('account_id', '=', accountId)
+    .where('key', '=', key)
+    .execute();
+}
+
+/** Releases the key after a failed request, so a corrected retry with the same key can run. */
+export async function abandonIdempotent(db: Kysely<Database>, accountId: number, key: string): Promise<void> {
+  await db.deleteFrom('idempotency_keys').where('account_id', '=', accountId).where('key', '=', key).where('status_code', 'is', null).execute();
+}

@@ -1,0 +1,112 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApiKey } from '../../src/services/api-keys/index.ts';
+import { graphql } from '../helpers/graphql.ts';
+import { expectErrorBody, startTestApp } from '../helpers/test-app.ts';
+import type { TestApp } from '../helpers/test-app.ts';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(() => t.close());
+
+const count = async (table: 'pets' | 'messages' | 'orders') =>
+  Number((await t.db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+const newPet = async () => (await t.call({ method: 'POST', url: '/v1/pets', payload: { name: 'for-order', categoryId: 1 } })).json().id as number;
+
+describe('Idempotency-Key', () => {
+  const routes = [
+    { url: '/v1/pets', table: 'pets' as const, payload: async () => ({ name: 'Once', categoryId: 1 }) },
+    { url: '/messages', table: 'messages' as const, payload: async () => ({ message: 'once' }) },
+    { url: '/v1/store/orders', table: 'orders' as const, payload: async () => ({ petId: await newPet() }) },
+  ];
+
+  it.each(routes)('POST $url: a retry with the same key and body returns the original answer and creates nothing', async ({ url, table, payload }) => {
+    const body = await payload();
+    const headers = { 'idempotency-key': `retry-${url}` };
+    const first = await t.call({ method: 'POST', url, payload: body, headers });
+    expect(first.statusCode).toBe(201);
+    const before = await count(table);
+    const again = await t.call({ method: 'POST', url, payload: body, headers });
+    expect(again.statusCode).toBe(201);
+    expect(again.body).toBe(first.body);
+    expect(again.headers.location).toBe(first.headers.location);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(await count(table)).toBe(before);
+  });
+
+  it.each(routes)('POST $url: the same key with a different body is 422 IDEMPOTENCY_KEY_REUSED', async ({ url, payload }) => {
+    const headers = { 'idempotency-key': `reuse-${url}` };
+    expect((await t.call({ method: 'POST', url, payload: await payload(), headers })).statusCode).toBe(201);
+    const other = await t.call({ method: 'POST', url, payload: { ...(await payload()), ...(url === '/messages' ? { message: 'different' } : {}), ...(url === '/v1/pets' ? { name: 'Different' } : {}) }, headers });
+    expect(other.statusCode).toBe(422);
+    expectErrorBody(other, 'IDEMPOTENCY_KEY_REUSED');
+  });
+
+  it('keeps keys per account: another account may use the same key', async () => {
+    const headers = { 'idempotency-key': 'shared-key' };
+    const mine = await t.call({ method: 'POST', url: '/v1/pets', payload: { name: 'Mine', categoryId: 1 }, headers });
+    const other = await createApiKey(t.db, 'idem-other');
+    const theirs = await t.app.inject({
+      method: 'POST',
+      url: '/v1/pets',
+      payload: { name: 'Theirs', categoryId: 1 },
+      headers: { ...headers, authorization: `Bearer ${other.key}` },
+    });
+    expect(theirs.statusCode).toBe(201);
+    expect(theirs.json().id).not.toBe(mine.json().id);
+  });
+
+  it('does not keep failures: after a 400, the same key works with a corrected body', async () => {
+    const headers = { 'idempotency-key': 'fix-and-retry' };
+    expect((await t.call({ method: 'POST', url: '/v1/pets', payload: { name: '', categoryId: 1 }, headers })).statusCode).toBe(400);
+    expect((await t.call({ method: 'POST', url: '/v1/pets', payload: { name: 'Fixed', categoryId: 1 }, headers })).statusCode).toBe(201);
+  });
+
+  it('lets only one of concurrent requests with one key run', async () => {
+    const before = await count('pets');
+    const headers = { 'idempotency-key': 'racing' };
+    const results = await Promise.all(Array.from({ length: 8 }, () => t.call({ method: 'POST', url: '/v1/pets', payload: { name: 'Race', categoryId: 1 }, headers })));
+    expect(await count('pets')).toBe(before + 1);
+    for (const res of results) {
+      expect([201, 409]).toContain(res.statusCode);
+      if (res.statusCode === 409) expectErrorBody(res, 'IDEMPOTENCY_KEY_IN_USE');
+    }
+  });
+
+  it('refuses a malformed key with 400', async () => {
+    const res = await t.call({ method: 'POST', url: '/v1/pets', payload: { name: 'A', categoryId: 1 }, headers: { 'idempotency-key': 'x'.repeat(256) } });
+    expect(res.statusCode).toBe(400);
+    expectErrorBody(res, 'VALIDATION_FAILED');
+  });
+
+  it('applies to GraphQL mutations: a replayed createPet returns the first result and creates nothing', async () => {
+    const mutation = 'mutation { createPet(input: { name: "GQL once", categoryId: 2 }) { id name } }';
+    const headers = { ...t.auth, 'idempotency-key': 'gql-create' };
+    const first = await graphql(t, mutation, undefined, headers);
+    const before = await count('pets');
+    const again = await graphql(t, mutation, undefined, headers);
+    expect(again.body).toEqual(first.body);
+    expect(again.res.headers['idempotent-replayed']).toBe('true');
+    expect(await count('pets')).toBe(before);
+    const different = await graphql(t, 'mutation { createPet(input: { name: "GQL other", categoryId: 2 }) { id } }', undefined, headers);
+    expect(different.res.statusCode).toBe(422);
+    expect(different.body.errors?.[0]?.extensions).toEqual({ code: 'IDEMPOTENCY_KEY_REUSED', status: 422 });
+  });
+
+  it('applies to sendMessage and placeOrder, and leaves queries alone', async () => {
+    for (const [mutation, table] of [
+      ['mutation { sendMessage(message: "gql once") { id } }', 'messages'],
+      [`mutation { placeOrder(input: { petId: "${await newPet()}" }) { id } }`, 'orders'],
+    ] as const) {
+      const headers = { ...t.auth, 'idempotency-key': `gql-${table}` };
+      const first = await graphql(t, mutation, undefined, headers);
+      const before = await count(table);
+      expect((await graphql(t, mutation, undefined, headers)).body).toEqual(first.body);
+      expect(await count(table)).toBe(before);
+    }
+    const query = await graphql(t, '{ pets { totalCount } }', undefined, { ...t.auth, 'idempotency-key': 'gql-create' });
+    expect(query.res.statusCode).toBe(200);
+    expect(query.res.headers['idempotent-replayed']).toBeUndefined();
+  });
+});
