@@ -11,6 +11,7 @@ import { startDeliveryWorker } from './delivery/delivery-worker.ts';
 import { logTransport } from './delivery/log-transport.ts';
 import { webhookTransport } from './delivery/webhook-transport.ts';
 import { mountGraphQL } from './graphql/mount-graphql.ts';
+import { useGracefulClose } from './http/graceful-close.ts';
 import { createRateLimiter } from './http/rate-limiter.ts';
 import { clientErrorHandler } from './rest/client-error-handler.ts';
 import { identify, requireKey } from './rest/plugins/use-bearer-auth.ts';
@@ -73,6 +74,7 @@ export async function createApp({ config, db = openDatabase(config.databaseUrl),
   app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? strictAjv : paramAjv).compile(schema));
   // JSON is the only body this API reads; anything else is refused with INVALID_CONTENT_TYPE.
   app.removeContentTypeParser('text/plain');
+  useGracefulClose(app);
   useRequestId(app);
   useSecurityHeaders(app);
   useErrorBody(app);

@@ -59,7 +59,7 @@ export async function serve(config: Config): Promise<FastifyInstance> {
       process.exit(1);
     }, SHUTDOWN_GRACE_MS);
     force.unref();
-    app.close().then(
+    app.drainAndClose().then(
       () => process.exit(0),
       (error: unknown) => {
         app.log.error({ err: error }, 'shutdown failed');
