@@ -51,4 +51,16 @@ describe('GraphiQL in a real browser', () => {
     expect(text).not.toMatch(/"errors"/);
     expect(offsite).toEqual([]);
   }, 90_000);
+
+  it('shows the REST docs (Swagger UI) under their Content-Security-Policy', async () => {
+    const page = await browser.newPage();
+    const blocked: string[] = [];
+    page.on('console', (message) => {
+      if (/Content Security Policy/i.test(message.text())) blocked.push(message.text());
+    });
+    await page.goto(`${origin}/v1/docs/`);
+    await page.getByText('/pets/{petId}').first().waitFor({ timeout: 20_000 });
+    expect(await page.getByText('Petstore Gateway').first().isVisible()).toBe(true);
+    expect(blocked).toEqual([]);
+  }, 60_000);
 });

@@ -74,6 +74,18 @@ describe('Idempotency-Key', () => {
     }
   });
 
+  it('keeps a key 24 hours: a day-old key is forgotten, and purged', async () => {
+    const headers = { 'idempotency-key': 'yesterday' };
+    expect((await t.call({ method: 'POST', url: '/v1/pets', payload: { name: 'Day one', categoryId: 1 }, headers })).statusCode).toBe(201);
+    const dayAgo = new Date(Date.now() - 24 * 60 * 60 * 1000 - 1000).toISOString();
+    await t.db.updateTable('idempotency_keys').set({ created_at: dayAgo }).where('key', '=', 'yesterday').execute();
+    const fresh = await t.call({ method: 'POST', url: '/v1/pets', payload: { name: 'Day two', categoryId: 1 }, headers });
+    expect(fresh.statusCode).toBe(201);
+    expect(fresh.headers['idempotent-replayed']).toBeUndefined();
+    const oldRows = await t.db.selectFrom('idempotency_keys').select('key').where('created_at', '<', dayAgo.slice(0, 19)).execute();
+    expect(oldRows).toEqual([]);
+  });
+
   it('refuses a malformed key with 400', async () => {
     const res = await t.call({ method: 'POST', url: '/v1/pets', payload: { name: 'A', categoryId: 1 }, headers: { 'idempotency-key': 'x'.repeat(256) } });
     expect(res.statusCode).toBe(400);

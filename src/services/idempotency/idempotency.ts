@@ -33,12 +33,15 @@ export async function startIdempotent(db: Kysely<Database>, accountId: number, k
   const at = now.toISOString();
   const expired = new Date(now.getTime() - IDEMPOTENCY_TTL_MS).toISOString();
   const stale = new Date(now.getTime() - IDEMPOTENCY_STALE_MS).toISOString();
-  // Expired keys, and first requests that never finished, give way to this one.
+  // Expired keys (anyone's: this is where they are purged) and an unfinished first request with this key give way.
   await db
     .deleteFrom('idempotency_keys')
-    .where('account_id', '=', accountId)
-    .where('key', '=', key)
-    .where((eb) => eb.or([eb('created_at', '<', expired), eb.and([eb('status_code', 'is', null), eb('created_at', '<', stale)])]))
+    .where((eb) =>
+      eb.or([
+        eb('created_at', '<', expired),
+        eb.and([eb('account_id', '=', accountId), eb('key', '=', key), eb('status_code', 'is', null), eb('created_at', '<', stale)]),
+      ]),
+    )
     .execute();
   try {
     await db.insertInto('idempotency_keys').values({ account_id: accountId, key, fingerprint, created_at: at }).execute();
