@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', '**/__generated__/', 'data/', 'scratch/'] },
+  { ignores: ['node_modules/', '**/__generated__/', 'data/', 'scratch/', 'dist/'] },
   js.configs.recommended,
   ...tseslint.configs.strict,
   {

@@ -11,6 +11,7 @@ import { startDeliveryWorker } from './delivery/delivery-worker.ts';
 import { logTransport } from './delivery/log-transport.ts';
 import { webhookTransport } from './delivery/webhook-transport.ts';
 import { mountGraphQL } from './graphql/mount-graphql.ts';
+import { AccessLogController } from './http/access-log.ts';
 import { useGracefulClose } from './http/graceful-close.ts';
 import { createRateLimiter } from './http/rate-limiter.ts';
 import { clientErrorHandler } from './rest/client-error-handler.ts';
@@ -65,7 +66,7 @@ export async function createApp({ config, db = openDatabase(config.databaseUrl),
     bodyLimit: 1024 * 1024,
     genReqId: genRequestId,
     requestIdHeader: false,
-    requestIdLogLabel: 'requestId',
+    logController: new AccessLogController({ requestIdLogLabel: 'requestId' }),
     frameworkErrors: handleError,
     clientErrorHandler,
   });
@@ -99,7 +100,7 @@ export async function createApp({ config, db = openDatabase(config.databaseUrl),
   await useOpenApi(app, config);
   await app.register(healthRoutes, { db });
   // GraphQL checks keys per operation: introspection alone is open so GraphiQL can load its docs.
-  mountGraphQL(
+  await mountGraphQL(
     app,
     {
       db,

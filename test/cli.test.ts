@@ -1,11 +1,23 @@
-import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { petstore, startServer } from './helpers/cli.ts';
+import { spawn, spawnSync } from 'node:child_process';
+import { freePort, petstore, startServer } from './helpers/cli.ts';
 import { tempDir } from './helpers/test-app.ts';
 
 const KEY = /psk_[A-Za-z0-9]{40}/;
 const lastLine = (text: string) => text.trimEnd().split('\n').at(-1) ?? '';
+
+async function waitForOk(url: string, timeoutMs: number): Promise<number> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return (await fetch(url)).status;
+    } catch {
+      if (Date.now() > deadline) throw new Error(`${url} did not answer`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+}
 
 describe('petstore CLI', () => {
   it('prints usage for help, and exits 2 on an unknown command', () => {
@@ -89,6 +101,24 @@ describe('petstore CLI', () => {
     expect(await read.json()).toEqual({ id: pet.id, name: 'Survivor', categoryId: 7, status: 'available' });
     expect(await again.stop('SIGINT')).toBe(0);
   });
+
+  it('serves with `npm start` (the compiled build), as the README says', async () => {
+    const port = await freePort();
+    const child = spawn('npm', ['start', '--silent'], {
+      env: { ...process.env, DATABASE_URL: join(tempDir(), 'start.db'), PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
+    let output = '';
+    child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
+    try {
+      const health = await waitForOk(`http://127.0.0.1:${port}/healthz`, 60_000);
+      expect(health).toBe(200);
+      expect(output).toMatch(KEY);
+    } finally {
+      process.kill(-(child.pid ?? 0), 'SIGTERM');
+    }
+  }, 90_000);
 
   it('does not make a key on first start in production', async () => {
     const env = { DATABASE_URL: join(tempDir(), 'prod.db'), NODE_ENV: 'production' };

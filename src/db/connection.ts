@@ -23,5 +23,5 @@ export function openDatabase(databaseUrl: string = DEFAULT_DATABASE_URL): Kysely
   sqlite.pragma('foreign_keys = ON');
   // Writers from another process wait up to 5 s for the lock instead of failing at once.
   sqlite.pragma('busy_timeout = 5000');
-  return new Kysely<Database>({ dialect: new PetstoreSqliteDialect({ database: sqlite }) });
+  return new Kysely<Database>({ dialect: new PetstoreSqliteDialect(sqlite) });
 }

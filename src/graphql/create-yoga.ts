@@ -1,6 +1,7 @@
 import { EnvelopArmorPlugin } from '@escape.tech/graphql-armor';
+// Type only: the module itself is loaded on demand, where GraphiQL is on.
+import type { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { useDisableIntrospection } from '@graphql-yoga/plugin-disable-introspection';
-import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import { createSchema, createYoga } from 'graphql-yoga';
 import type { Plugin, YogaServerInstance } from 'graphql-yoga';
@@ -17,14 +18,17 @@ import { useValidationErrorShape } from './plugins/use-validation-error-shape.ts
 import { resolvers } from './resolvers/index.ts';
 import { loadTypeDefs } from './type-defs.ts';
 
-// The self-contained page is ~9 MB (GraphiQL and its editor workers inlined): render it once.
-const renderedGraphiQL = new Map<string, string>();
-const renderGraphiQLOnce: typeof renderGraphiQL = (options) => {
-  const key = JSON.stringify(options ?? {});
-  let html = renderedGraphiQL.get(key);
-  if (html === undefined) renderedGraphiQL.set(key, (html = renderGraphiQL(options)));
-  return html;
-};
+type RenderGraphiQL = typeof renderGraphiQL;
+
+/**
+ * The self-contained page is ~9 MB (GraphiQL and its editor workers inlined, ~18 MB of
+ * strings once loaded): it is imported only where GraphiQL is on, and rendered once.
+ */
+async function loadGraphiQLRenderer(): Promise<RenderGraphiQL> {
+  const { renderGraphiQL: render } = await import('@graphql-yoga/render-graphiql');
+  let html: string | undefined;
+  return (options) => (html ??= render(options));
+}
 
 export interface ServerContext {
   req: FastifyRequest;
@@ -42,14 +46,14 @@ export interface GraphQLOptions {
   production?: boolean;
 }
 
-export function createGraphQL({
+export async function createGraphQL({
   db,
   log,
   messageQuota,
   graphiql = true,
   introspection = true,
   production = false,
-}: GraphQLOptions): YogaServerInstance<ServerContext, GraphQLContext> {
+}: GraphQLOptions): Promise<YogaServerInstance<ServerContext, GraphQLContext>> {
   type Context = GraphQLContext & ServerContext;
   const plugins: Plugin<Context>[] = [
     EnvelopArmorPlugin({
@@ -77,7 +81,7 @@ export function createGraphQL({
     landingPage: false,
     graphiql: graphiql ? { title: 'Petstore Gateway GraphiQL', defaultQuery: GRAPHIQL_DEFAULT_QUERY } : false,
     // The self-contained GraphiQL: no CDN, so it works offline and behind strict networks.
-    renderGraphiQL: renderGraphiQLOnce,
+    ...(graphiql ? { renderGraphiQL: await loadGraphiQLRenderer() } : {}),
     logging: {
       debug: (...args) => log.debug(args.length === 1 ? args[0] : args),
       info: (...args) => log.info(args.length === 1 ? args[0] : args),

@@ -4,12 +4,12 @@ import type { GraphQLOptions } from './create-yoga.ts';
 import { createGraphQL } from './create-yoga.ts';
 
 /** Serves Yoga at /graphql (GET and POST) inside the Fastify app, beside REST. */
-export function mountGraphQL(
+export async function mountGraphQL(
   app: FastifyInstance,
   options: Omit<GraphQLOptions, 'log'>,
   hooks: { onRequest: onRequestHookHandler[]; idempotent: IdempotencyHooks },
-): void {
-  const yoga = createGraphQL({ ...options, log: app.log });
+): Promise<void> {
+  const yoga = await createGraphQL({ ...options, log: app.log });
   app.route({
     onRequest: hooks.onRequest,
     preHandler: hooks.idempotent.preHandler,

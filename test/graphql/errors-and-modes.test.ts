@@ -29,7 +29,7 @@ describe('unexpected errors', () => {
     const logged = lines.map((l) => JSON.parse(l) as { msg: string; requestId?: string; err?: { message: string } });
     const entry = logged.find((l) => l.err?.message.includes('disk on fire'));
     expect(entry?.requestId).toEqual(expect.any(String));
-    expect(logged.some((l) => l.requestId === entry?.requestId && l.msg === 'incoming request')).toBe(true);
+    expect(logged.some((l) => l.requestId === entry?.requestId && l.msg === 'request')).toBe(true);
   });
 });
 

@@ -21,7 +21,8 @@ export function handleError(error: FastifyError | Error, request: FastifyRequest
   if (appError.status >= 500) {
     request.log.error({ err: error }, 'request failed');
   } else {
-    request.log.info({ code: appError.code }, appError.message);
+    // The access line already has the status; the code and message are for debugging.
+    request.log.debug({ code: appError.code }, appError.message);
   }
   return sendError(reply, appError);
 }

@@ -1,0 +1,97 @@
+import { execFileSync, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import SQLite from 'better-sqlite3';
+import { openDatabase } from '../../src/db/connection.ts';
+import { migrateToLatest } from '../../src/db/migrate.ts';
+import { createApiKey } from '../../src/services/api-keys/index.ts';
+import { freePort } from '../helpers/cli.ts';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+
+/** A migrated database with one key and `pets` pets (statuses cycling), written in one transaction. */
+export async function seedDatabase(file: string, pets: number): Promise<string> {
+  const db = openDatabase(file);
+  await migrateToLatest(db);
+  const { key } = await createApiKey(db, 'bench');
+  await db.destroy();
+  const raw = new SQLite(file);
+  const insert = raw.prepare('insert into pets (name, category_id, status, created_at) values (?, ?, ?, ?)');
+  const statuses = ['available', 'pending', 'sold'];
+  const at = new Date().toISOString();
+  raw.transaction(() => {
+    for (let i = 1; i <= pets; i++) insert.run(`pet-${i}`, 1 + (i % 50), statuses[i % 3], at);
+  })();
+  raw.pragma('wal_checkpoint(TRUNCATE)');
+  raw.close();
+  return key;
+}
+
+export interface BenchServer {
+  name: string;
+  origin: string;
+  process: ChildProcess;
+  /** Highest resident set size seen, in MB. */
+  peakRssMb(): number;
+  stop(): Promise<void>;
+}
+
+function rssMb(pid: number): number {
+  try {
+    const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Number(match[1]) / 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+async function launch(name: string, args: string[], env: Record<string, string>): Promise<BenchServer> {
+  const port = await freePort();
+  const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' }, stdio: ['ignore', 'ignore', 'inherit'] });
+  const origin = `http://127.0.0.1:${port}`;
+  for (let i = 0; ; i++) {
+    if (child.exitCode !== null) throw new Error(`${name} exited early`);
+    try {
+      await fetch(`${origin}/v1/pets`);
+      break;
+    } catch {
+      if (i > 300) throw new Error(`${name} did not start`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  let peak = 0;
+  const sampler = setInterval(() => (peak = Math.max(peak, rssMb(child.pid ?? 0))), 100);
+  return {
+    name,
+    origin,
+    process: child,
+    peakRssMb: () => Math.round(peak),
+    stop: async () => {
+      clearInterval(sampler);
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+/** Compiles the server as `npm start` does. */
+export function buildProject(): void {
+  execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(root, 'tsconfig.build.json')], { stdio: 'inherit' });
+}
+
+/** The real server as `npm start` runs it in production (the compiled build), rate limit off. */
+export function startProject(databaseUrl: string): Promise<BenchServer> {
+  return launch('project', [join(root, 'dist/cli/main.js'), 'serve'], {
+    DATABASE_URL: databaseUrl,
+    NODE_ENV: 'production',
+    RATE_LIMIT_PER_MINUTE: '0',
+    MESSAGE_DELIVERY: 'false',
+  });
+}
+
+export function startFloor(databaseUrl: string): Promise<BenchServer> {
+  return launch('floor', ['--import', 'tsx', join(root, 'test/bench/floor-server.ts')], { DATABASE_URL: databaseUrl });
+}
