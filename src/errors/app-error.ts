@@ -7,7 +7,12 @@ export class AppError extends Error {
   readonly status: number;
 
   constructor(code: ErrorCode, message?: string, options?: ErrorOptions) {
+    // A client error is an expected answer, not a fault: skip the stack trace, whose capture
+    // dominated the cost of a 401. Server errors keep theirs (and their cause).
+    const limit = Error.stackTraceLimit;
+    if (errorCatalogue[code].status < 500) Error.stackTraceLimit = 0;
     super(message ?? errorCatalogue[code].message, options);
+    Error.stackTraceLimit = limit;
     this.name = 'AppError';
     this.code = code;
     this.status = errorCatalogue[code].status;

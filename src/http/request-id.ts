@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
 import type { IncomingMessage } from 'node:http';
 
 const SAFE_ID = /^[A-Za-z0-9._:-]{1,64}$/;
@@ -8,11 +7,4 @@ const SAFE_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 export function genRequestId(req: IncomingMessage): string {
   const incoming = req.headers['x-request-id'];
   return typeof incoming === 'string' && SAFE_ID.test(incoming) ? incoming : randomUUID();
-}
-
-/** Every response, errors included, names its request id: the key to its log lines. */
-export function useRequestId(app: FastifyInstance): void {
-  app.addHook('onRequest', async (request, reply) => {
-    reply.header('X-Request-Id', request.id);
-  });
 }
