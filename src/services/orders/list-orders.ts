@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/types.ts';
 import { decodeCursor, encodeCursor } from '../pagination/cursor.ts';
-import { PAGE_SIZE } from '../pagination/page-size.ts';
+import { keysetPage, PAGE_SIZE } from '../pagination/page-size.ts';
 import type { Page } from '../pagination/page-size.ts';
 import type { ListNaming } from '../validation/describe-issue.ts';
 import { createPartValidator } from '../validation/validator.ts';
@@ -32,9 +32,7 @@ export async function listOrders(
   let select = db.selectFrom('orders').select(orderColumns).where('account_id', '=', accountId).where('id', '>', afterId);
   if (status !== undefined) select = select.where('status', '=', status);
   const rows = await select.orderBy('id').limit(limit + 1).execute();
-  const items = rows.slice(0, limit).map(toOrder);
-  const last = items.at(-1);
-  return { items, nextCursor: rows.length > limit && last ? orderCursor(last) : null, accountId, status };
+  return { ...keysetPage(rows, limit, toOrder, orderCursor), accountId, status };
 }
 
 export async function countOrders(db: Kysely<Database>, accountId: number, status: OrderStatus | undefined): Promise<number> {

@@ -6,3 +6,10 @@ export interface Page<T> {
   /** Present when more items follow; pass it back as `cursor` (REST) or `after` (GraphQL). */
   nextCursor: string | null;
 }
+
+/** Turns `limit + 1` rows read in id order into a page: the extra row only says that a next page exists. */
+export function keysetPage<Row, T>(rows: Row[], limit: number, toItem: (row: Row) => T, cursorOf: (item: T) => string): Page<T> {
+  const items = rows.slice(0, limit).map(toItem);
+  const last = items.at(-1);
+  return { items, nextCursor: rows.length > limit && last ? cursorOf(last) : null };
+}

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/types.ts';
 import { decodeCursor, encodeCursor } from '../pagination/cursor.ts';
-import { PAGE_SIZE } from '../pagination/page-size.ts';
+import { keysetPage, PAGE_SIZE } from '../pagination/page-size.ts';
 import type { Page } from '../pagination/page-size.ts';
 import type { ListNaming } from '../validation/describe-issue.ts';
 import { createPartValidator } from '../validation/validator.ts';
@@ -36,9 +36,7 @@ export async function listPets(
   // One extra row says whether a next page exists without a count.
   const rows = await select.orderBy('id').limit(limit + 1).execute();
 
-  const items = rows.slice(0, limit).map(toPet);
-  const last = items.at(-1);
-  return { items, nextCursor: rows.length > limit && last ? petCursor(last) : null, status };
+  return { ...keysetPage(rows, limit, toPet, petCursor), status };
 }
 
 export async function countPets(db: Kysely<Database>, status: PetStatus | undefined): Promise<number> {
