@@ -1,7 +1,7 @@
 import { requirePrincipal } from '../../services/api-keys/index.ts';
 import { countOrders, getOrder, listOrders, orderCursor, placeOrder } from '../../services/orders/index.ts';
 import type { Order } from '../../services/orders/index.ts';
-import { parsePetId } from '../../services/pets/index.ts';
+import { parseId } from '../../services/validation/parse-id.ts';
 import type { Resolvers } from '../__generated__/resolvers-types.ts';
 import { connectionFields, LIST_NAMING } from './connection.ts';
 
@@ -15,7 +15,7 @@ export const orderResolvers: Resolvers = {
   Mutation: {
     placeOrder: (_parent, { input }, context) =>
       placeOrder(context.db, requirePrincipal(context).accountId, {
-        petId: parsePetId(input.petId),
+        petId: parseId(input.petId, 'Pet'),
         ...(input.quantity != null ? { quantity: input.quantity } : {}),
         ...(input.shipDate ? { shipDate: input.shipDate.toISOString() } : {}),
       }),

@@ -1,5 +1,5 @@
 export { placeOrder } from './place-order.ts';
-export { getOrder, parseOrderId } from './get-order.ts';
+export { getOrder } from './get-order.ts';
 export { advanceOrder } from './advance-order.ts';
 export { cancelOrder } from './cancel-order.ts';
 export { listOrders, countOrders, orderCursor } from './list-orders.ts';
