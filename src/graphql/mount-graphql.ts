@@ -1,5 +1,6 @@
 import type { FastifyInstance, onRequestHookHandler } from 'fastify';
 import type { IdempotencyHooks } from '../rest/plugins/idempotency-hooks.ts';
+import { errorHandler, sendGraphQLErrors } from '../rest/plugins/use-error-body.ts';
 import type { GraphQLOptions } from './create-yoga.ts';
 import { createGraphQL } from './create-yoga.ts';
 
@@ -11,6 +12,8 @@ export async function mountGraphQL(
 ): Promise<void> {
   const yoga = await createGraphQL({ ...options, log: app.log });
   app.route({
+    // Errors raised before Yoga runs (rate limit, idempotency, a bad body) still answer as GraphQL.
+    errorHandler: errorHandler(sendGraphQLErrors),
     onRequest: hooks.onRequest,
     preHandler: hooks.idempotent.preHandler,
     onSend: hooks.idempotent.onSend,

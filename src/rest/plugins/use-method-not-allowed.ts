@@ -1,6 +1,6 @@
 import type { FastifyInstance, HTTPMethods } from 'fastify';
 import { AppError } from '../../errors/index.ts';
-import { sendError } from './use-error-body.ts';
+import { sendErrorBody } from './use-error-body.ts';
 
 const METHODS: HTTPMethods[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 
@@ -30,7 +30,7 @@ export function useMethodNotAllowed(app: FastifyInstance, { except = [] }: { exc
           config: { methodNotAllowed: true },
           schema: { hide: true },
           handler: (request, reply) =>
-            sendError(reply.header('Allow', allow), new AppError('METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${url}; use ${allow}.`)),
+            sendErrorBody(reply.header('Allow', allow), new AppError('METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${url}; use ${allow}.`)),
         });
       }
     },
