@@ -96,8 +96,6 @@ export async function createApp({ config, db = openDatabase(config.databaseUrl),
   app.addSchema(errorBodySchema);
 
   const identifyCaller = identify(verifier);
-  const limitRequest = async (request: Parameters<typeof limits.request>[0], reply: Parameters<typeof limits.request>[1]) =>
-    limits.request(request, reply);
 
   await useOpenApi(app, config);
   await app.register(healthRoutes, { db });
@@ -111,14 +109,14 @@ export async function createApp({ config, db = openDatabase(config.databaseUrl),
       production: config.nodeEnv === 'production',
       messageQuota: ({ req, reply }) => limits.message(req, reply),
     },
-    { onRequest: [identifyCaller, limitRequest], idempotent: idempotencyHooks(db, { applies: isMutationRequest, succeeded: (payload) => !hasGraphQLErrors(payload) }) },
+    { onRequest: [identifyCaller, limits.request], idempotent: idempotencyHooks(db, { applies: isMutationRequest, succeeded: (payload) => !hasGraphQLErrors(payload) }) },
   );
   const idempotent = idempotencyHooks(db);
   await app.register(async (scope) => {
     // One hook, in this order: the rate limit counts requests without a valid key per address before their 401.
     scope.addHook('onRequest', async (request, reply) => {
       await identifyCaller(request);
-      limits.request(request, reply);
+      await limits.request(request, reply);
       await requireKey(request);
     });
     const linkBase = config.publicBaseUrl ?? '/v1';

@@ -61,7 +61,9 @@ export function startDeliveryWorker({
   }
 
   async function drain(): Promise<void> {
-    for (let claimed = await claimDueMessage(db, leaseMs); claimed; claimed = stopped ? null : await claimDueMessage(db, leaseMs)) {
+    while (!stopped) {
+      const claimed = await claimDueMessage(db, leaseMs);
+      if (!claimed) return;
       await attempt(claimed);
     }
   }
