@@ -17,7 +17,7 @@ import { genRequestId } from './http/request-id.ts';
 import { useResponseBasics } from './http/use-response-basics.ts';
 import { createRateLimiter } from './http/rate-limiter.ts';
 import { clientErrorHandler } from './rest/client-error-handler.ts';
-import { identify, requireKey } from './rest/plugins/use-bearer-auth.ts';
+import { authenticate } from './rest/plugins/use-bearer-auth.ts';
 import { idempotencyHooks } from './rest/plugins/idempotency-hooks.ts';
 import { isMutationRequest, hasGraphQLErrors } from './graphql/mutation-request.ts';
 import { handleError, useErrorBody } from './rest/plugins/use-error-body.ts';
@@ -95,8 +95,6 @@ export async function createApp({ config, db = openDatabase(config.databaseUrl),
   }
   app.addSchema(errorBodySchema);
 
-  const identifyCaller = identify(verifier);
-
   await useOpenApi(app, config);
   await app.register(healthRoutes, { db });
   // GraphQL checks keys per operation: introspection alone is open so GraphiQL can load its docs.
@@ -109,16 +107,11 @@ export async function createApp({ config, db = openDatabase(config.databaseUrl),
       production: config.nodeEnv === 'production',
       messageQuota: ({ req, reply }) => limits.message(req, reply),
     },
-    { onRequest: [identifyCaller, limits.request], idempotent: idempotencyHooks(db, { applies: isMutationRequest, succeeded: (payload) => !hasGraphQLErrors(payload) }) },
+    { onRequest: [authenticate({ verifier, rateLimit: limits.request, required: false })], idempotent: idempotencyHooks(db, { applies: isMutationRequest, succeeded: (payload) => !hasGraphQLErrors(payload) }) },
   );
   const idempotent = idempotencyHooks(db);
   await app.register(async (scope) => {
-    // One hook, in this order: the rate limit counts requests without a valid key per address before their 401.
-    scope.addHook('onRequest', async (request, reply) => {
-      await identifyCaller(request);
-      await limits.request(request, reply);
-      await requireKey(request);
-    });
+    scope.addHook('onRequest', authenticate({ verifier, rateLimit: limits.request, required: true }));
     const linkBase = config.publicBaseUrl ?? '/v1';
     await scope.register(petsRoutes, { prefix: '/v1', db, linkBase, idempotent });
     await scope.register(storeOrdersRoutes, { prefix: '/v1', db, linkBase, idempotent });

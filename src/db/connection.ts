@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely } from 'kysely';
+import { registerDataVersion, sqliteDataVersion } from './data-version.ts';
 import { PetstoreSqliteDialect } from './sqlite-dialect.ts';
 import type { Database } from './types.ts';
 
@@ -23,5 +24,7 @@ export function openDatabase(databaseUrl: string = DEFAULT_DATABASE_URL): Kysely
   sqlite.pragma('foreign_keys = ON');
   // Writers from another process wait up to 5 s for the lock instead of failing at once.
   sqlite.pragma('busy_timeout = 5000');
-  return new Kysely<Database>({ dialect: new PetstoreSqliteDialect(sqlite) });
+  const db = new Kysely<Database>({ dialect: new PetstoreSqliteDialect(sqlite) });
+  registerDataVersion(db, sqliteDataVersion(sqlite));
+  return db;
 }

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey, revokeApiKey } from '../../src/services/api-keys/index.ts';
+import { petstore } from '../helpers/cli.ts';
 import { expectErrorBody, startTestApp } from '../helpers/test-app.ts';
 import type { TestApp } from '../helpers/test-app.ts';
 
@@ -56,6 +57,22 @@ describe('bearer authentication (contract §5)', () => {
     const res = await t.app.inject({ url: '/v1/pets', headers });
     expect(res.statusCode).toBe(401);
     expect(expectErrorBody(res, 'UNAUTHORIZED').message).toMatch(/invalid or has been revoked/);
+  });
+
+  it('refuses a key within a second after another process (the CLI) revokes it', async () => {
+    const { key, id } = await createApiKey(t.db, 'revoked-elsewhere');
+    const headers = { authorization: `Bearer ${key}` };
+    // Twice, so the second answer comes from the verified-key cache.
+    expect((await t.app.inject({ url: '/v1/pets', headers })).statusCode).toBe(200);
+    expect((await t.app.inject({ url: '/v1/pets', headers })).statusCode).toBe(200);
+    expect(petstore(['keys', 'revoke', String(id)], { DATABASE_URL: t.dbFile }).status).toBe(0);
+    const revokedAt = Date.now();
+    let status = 200;
+    while (status === 200 && Date.now() - revokedAt < 1000) {
+      status = (await t.app.inject({ url: '/v1/pets', headers })).statusCode;
+      if (status === 200) await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(status).toBe(401);
   });
 
   it('refuses a key whose secret part is wrong even when its prefix is right', async () => {

@@ -1,4 +1,4 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { bearerToken } from '../../http/bearer-token.ts';
 import { AppError } from '../../errors/index.ts';
 import type { KeyVerifier, Principal } from '../../services/api-keys/index.ts';
@@ -9,16 +9,20 @@ declare module 'fastify' {
   }
 }
 
-/** onRequest: who is calling, from `Authorization: Bearer <key>`; null for no key or one that is not valid. */
-export function identify(verifier: KeyVerifier): (request: FastifyRequest) => Promise<void> {
-  return async (request) => {
-    const token = bearerToken(request.headers.authorization);
-    request.principal = token === null ? null : await verifier.verify(token);
-  };
+/** Who is calling, from `Authorization: Bearer <key>`: null for no key or one that is not valid. A promise only when the key had to be looked up. */
+function identify(verifier: KeyVerifier, request: FastifyRequest): void | Promise<void> {
+  const token = bearerToken(request.headers.authorization);
+  const found = token === null ? null : verifier.verify(token);
+  if (found instanceof Promise) {
+    return found.then((principal) => {
+      request.principal = principal;
+    });
+  }
+  request.principal = found;
 }
 
-/** onRequest, after identify: contract §5, a valid and unrevoked key or 401. */
-export async function requireKey(request: FastifyRequest): Promise<void> {
+/** Contract §5: a valid and unrevoked key or 401. */
+function requireKey(request: FastifyRequest): void {
   if (request.principal) return;
   throw new AppError(
     'UNAUTHORIZED',
@@ -26,4 +30,26 @@ export async function requireKey(request: FastifyRequest): Promise<void> {
       ? 'Missing API key: send Authorization: Bearer <API_KEY>.'
       : 'The API key is invalid or has been revoked.',
   );
+}
+
+export interface AuthenticateOptions {
+  verifier: KeyVerifier;
+  /** Counts the request once the caller is known. */
+  rateLimit: (request: FastifyRequest, reply: FastifyReply) => void;
+  /** false where the route decides per operation (GraphQL lets introspection through). */
+  required: boolean;
+}
+
+/**
+ * The onRequest hook of every keyed route, in this order: identify the caller, count the
+ * request (per address when there is no valid key, so floods of bad keys are limited before
+ * their 401), then require the key. One hook, and no await when the key was verified recently.
+ */
+export function authenticate({ verifier, rateLimit, required }: AuthenticateOptions): (request: FastifyRequest, reply: FastifyReply) => Promise<void> {
+  return async (request, reply) => {
+    const pending = identify(verifier, request);
+    if (pending) await pending;
+    rateLimit(request, reply);
+    if (required) requireKey(request);
+  };
 }

@@ -10,8 +10,8 @@ function announce(reply: FastifyReply, decision: RateLimitDecision): void {
 }
 
 export interface RateLimitChecks {
-  /** onRequest for every keyed route: per key, or per address when the key is not valid. */
-  request(request: FastifyRequest, reply: FastifyReply): Promise<void>;
+  /** Every keyed request, after the caller is identified: per key, or per address when the key is not valid. */
+  request(request: FastifyRequest, reply: FastifyReply): void;
   /** Sending a message: the tighter per-key quota. */
   message(request: FastifyRequest, reply: FastifyReply): void;
 }
@@ -25,7 +25,7 @@ export function rateLimitChecks(limiter: RateLimiter, limits: RateLimitConfig): 
     }
   };
   return {
-    async request(request, reply) {
+    request(request, reply) {
       if (limits.perKey === 0) return;
       const decision = request.principal
         ? limiter.take(`key:${request.principal.keyId}`, 'per-key', limits.perKey)

@@ -1,5 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { Kysely } from 'kysely';
+import { dataVersionOf } from '../../db/data-version.ts';
+import { preparedQuery } from '../../db/prepared-query.ts';
 import type { Database } from '../../db/types.ts';
 import { API_KEY_PATTERN, hashApiKey, keyPrefix } from './key-format.ts';
 
@@ -9,8 +11,11 @@ export interface Principal {
 }
 
 export interface KeyVerifier {
-  /** The key's owner, or null for a malformed, unknown or revoked key. */
-  verify(key: string): Promise<Principal | null>;
+  /**
+   * The key's owner, or null for a malformed, unknown or revoked key. Synchronous when
+   * the key was verified recently and nothing has been written since.
+   */
+  verify(key: string): Principal | null | Promise<Principal | null>;
   /** Writes the pending `last_used_at` times. */
   flush(): Promise<void>;
   close(): Promise<void>;
@@ -19,11 +24,40 @@ export interface KeyVerifier {
 export interface KeyVerifierOptions {
   /** How often `last_used_at` reaches the database: one write per interval, never one per request. */
   usageFlushMs?: number;
+  /** The longest a verified key is trusted without reading its row again. */
+  cacheTtlMs?: number;
+  /** How many verified keys are remembered; the oldest goes first. */
+  cacheSize?: number;
 }
 
-export function createKeyVerifier(db: Kysely<Database>, { usageFlushMs = 10_000 }: KeyVerifierOptions = {}): KeyVerifier {
+interface Verified {
+  principal: Principal;
+  /** The database's data version when the row was read: any write since ends the trust. */
+  version: string;
+  expires: number;
+}
+
+// Every authenticated request runs this, so it is built once rather than per call.
+const findKey = preparedQuery((db: Kysely<Database>, prefix: string) =>
+  db.selectFrom('api_keys').select(['id', 'account_id', 'key_hash', 'revoked_at']).where('prefix', '=', prefix),
+);
+
+/**
+ * Checks bearer keys. A key verified once is remembered by its SHA-256 (never the key
+ * itself) until the database's data version moves: after any write the row is read again.
+ * So a revocation made through this process refuses the very next request, one made by
+ * another process (the CLI) within the data version's poll (250 ms), and the common case
+ * skips the lookup and its awaits. Databases without a data version (see db/data-version)
+ * cache nothing.
+ */
+export function createKeyVerifier(
+  db: Kysely<Database>,
+  { usageFlushMs = 10_000, cacheTtlMs = 60_000, cacheSize = 10_000 }: KeyVerifierOptions = {},
+): KeyVerifier {
   // Epoch milliseconds per key id: formatting a date waits for the flush, off the request path.
   const lastUsed = new Map<number, number>();
+  const dataVersion = dataVersionOf(db);
+  const verified = new Map<string, Verified>();
 
   async function flush(): Promise<void> {
     if (lastUsed.size === 0) return;
@@ -36,26 +70,47 @@ export function createKeyVerifier(db: Kysely<Database>, { usageFlushMs = 10_000 
     });
   }
 
+  function remember(hash: string, principal: Principal, version: string, now: number): void {
+    verified.delete(hash);
+    if (verified.size >= cacheSize) verified.delete(verified.keys().next().value as string);
+    verified.set(hash, { principal, version, expires: now + cacheTtlMs });
+  }
+
+  async function lookUp(key: string, hash: Buffer, version: string | null): Promise<Principal | null> {
+    const [row] = await findKey(db, keyPrefix(key));
+    if (!row || row.revoked_at !== null) return null;
+    // The prefix only finds the row; the secret part is checked in constant time.
+    if (!timingSafeEqual(Buffer.from(row.key_hash, 'hex'), hash)) return null;
+    const principal = { accountId: row.account_id, keyId: row.id };
+    const now = Date.now();
+    lastUsed.set(row.id, now);
+    if (version !== null) remember(hash.toString('base64'), principal, version, now);
+    return principal;
+  }
+
   const timer = setInterval(() => void flush().catch(() => undefined), usageFlushMs);
   timer.unref();
 
   return {
-    async verify(key) {
+    verify(key) {
       if (!API_KEY_PATTERN.test(key)) return null;
-      const row = await db
-        .selectFrom('api_keys')
-        .select(['id', 'account_id', 'key_hash', 'revoked_at'])
-        .where('prefix', '=', keyPrefix(key))
-        .executeTakeFirst();
-      if (!row || row.revoked_at !== null) return null;
-      // The prefix only finds the row; the secret part is checked in constant time.
-      if (!timingSafeEqual(Buffer.from(row.key_hash, 'hex'), hashApiKey(key))) return null;
-      lastUsed.set(row.id, Date.now());
-      return { accountId: row.account_id, keyId: row.id };
+      const hash = hashApiKey(key);
+      // Read before the row, so a write that lands during the lookup still ends the trust.
+      const version = dataVersion?.() ?? null;
+      if (version !== null) {
+        const hit = verified.get(hash.toString('base64'));
+        const now = Date.now();
+        if (hit && hit.version === version && hit.expires > now) {
+          lastUsed.set(hit.principal.keyId, now);
+          return hit.principal;
+        }
+      }
+      return lookUp(key, hash, version);
     },
     flush,
     async close() {
       clearInterval(timer);
+      verified.clear();
       await flush();
     },
   };

@@ -1,0 +1,49 @@
+import type { Compilable, CompiledQuery, Kysely } from 'kysely';
+
+/** Stands in for argument `index` while the query is built once; never reaches the database. */
+class Slot {
+  constructor(readonly index: number) {}
+}
+
+interface Prepared<Row> {
+  query: CompiledQuery<Row>;
+  /** Per compiled parameter: the argument it takes, or -1 for a value fixed at build time. */
+  slots: number[];
+}
+
+function prepare<DB, Args extends readonly unknown[], Row>(
+  db: Kysely<DB>,
+  build: (db: Kysely<DB>, ...args: Args) => Compilable<Row>,
+  arity: number,
+): Prepared<Row> {
+  const markers = Array.from({ length: arity }, (_, index) => new Slot(index));
+  const query = build(db, ...(markers as unknown as Args)).compile();
+  const slots = query.parameters.map((p) => (p instanceof Slot ? p.index : -1));
+  // An argument the compiled SQL never binds would be silently ignored at every call.
+  if (markers.some((m) => !slots.includes(m.index))) throw new TypeError('preparedQuery: every argument must become a query parameter');
+  return { query, slots };
+}
+
+/**
+ * A query Kysely builds and compiles once per database, then runs with each call's arguments
+ * bound in place. Building and compiling cost 10-15 µs a query in a profile, several times
+ * SQLite's own work for a key lookup, so the per-request queries skip it. Arguments must be
+ * values the query binds as parameters (not identifiers or SQL fragments). A database with
+ * plugins compiles on every call, since a plugin may rewrite each query.
+ */
+export function preparedQuery<DB, Args extends readonly unknown[], Row>(
+  build: (db: Kysely<DB>, ...args: Args) => Compilable<Row>,
+): (db: Kysely<DB>, ...args: Args) => Promise<Row[]> {
+  const byDatabase = new WeakMap<Kysely<DB>, Prepared<Row>>();
+  return async (db, ...args) => {
+    if (db.getExecutor().plugins.length > 0) return (await db.executeQuery(build(db, ...args))).rows;
+    let prepared = byDatabase.get(db);
+    if (!prepared) {
+      prepared = prepare(db, build, args.length);
+      byDatabase.set(db, prepared);
+    }
+    const { query, slots } = prepared;
+    const bound: CompiledQuery<Row> = { ...query, parameters: slots.map((slot, i) => (slot < 0 ? query.parameters[i] : args[slot])) };
+    return (await db.executeQuery(bound)).rows;
+  };
+}
