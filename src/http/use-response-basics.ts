@@ -41,11 +41,13 @@ export function useResponseBasics(app: FastifyInstance, { transitMs = 250, pollM
   const open = new Set<FastifyRequest>();
   let draining = false;
 
-  app.addHook('onRequest', async (request, reply) => {
+  // Callback-style hooks: nothing here waits, and an async hook costs a promise and a tick per request.
+  app.addHook('onRequest', (request, reply, done) => {
     open.add(request);
     reply.header('X-Request-Id', request.id);
+    done();
   });
-  app.addHook('onSend', async (_request, reply, payload) => {
+  app.addHook('onSend', (_request, reply, payload, done) => {
     reply.header('X-Content-Type-Options', 'nosniff');
     if (String(reply.getHeader('content-type') ?? '').startsWith('text/html')) {
       reply.header('Content-Security-Policy', PAGE_POLICY);
@@ -54,13 +56,15 @@ export function useResponseBasics(app: FastifyInstance, { transitMs = 250, pollM
     }
     // Keep-alive clients reconnect elsewhere instead of sending more here.
     if (draining) reply.header('Connection', 'close');
-    return payload;
+    done(null, payload);
   });
-  app.addHook('onResponse', async (request) => {
+  app.addHook('onResponse', (request, _reply, done) => {
     open.delete(request);
+    done();
   });
-  app.addHook('onRequestAbort', async (request) => {
+  app.addHook('onRequestAbort', (request, done) => {
     open.delete(request);
+    done();
   });
 
   app.decorate('drainAndClose', async function drainAndClose(this: FastifyInstance) {
