@@ -82,9 +82,17 @@ export function buildProject(): void {
   execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(root, 'tsconfig.build.json')], { stdio: 'inherit' });
 }
 
-/** The real server as `npm start` runs it in production (the compiled build), rate limit off. */
+/** The Node flags of `npm start` (`node <flags> dist/cli/main.js serve`), so the bench runs what users run. */
+function startNodeFlags(): string[] {
+  const { scripts } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: { start: string } };
+  const match = /\bnode ((?:--\S+ )*)dist\/cli\/main\.js serve/.exec(scripts.start);
+  if (!match) throw new Error(`cannot read the node flags from the start script: ${scripts.start}`);
+  return match[1]?.trim().split(' ').filter(Boolean) ?? [];
+}
+
+/** The real server as `npm start` runs it in production (the compiled build, the same Node flags), rate limit off. */
 export function startProject(databaseUrl: string): Promise<BenchServer> {
-  return launch('project', [join(root, 'dist/cli/main.js'), 'serve'], {
+  return launch('project', [...startNodeFlags(), join(root, 'dist/cli/main.js'), 'serve'], {
     DATABASE_URL: databaseUrl,
     NODE_ENV: 'production',
     RATE_LIMIT_PER_MINUTE: '0',
@@ -94,4 +102,9 @@ export function startProject(databaseUrl: string): Promise<BenchServer> {
 
 export function startFloor(databaseUrl: string): Promise<BenchServer> {
   return launch('floor', ['--import', 'tsx', join(root, 'test/bench/floor-server.ts')], { DATABASE_URL: databaseUrl });
+}
+
+/** Bare graphql-yoga on node:http with the floor's statement and auth: the most Yoga allows here. */
+export function startYogaCeiling(databaseUrl: string): Promise<BenchServer> {
+  return launch('yoga ceiling', ['--import', 'tsx', join(root, 'test/bench/yoga-ceiling-server.ts')], { DATABASE_URL: databaseUrl });
 }

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { petCursor } from '../../src/services/pets/index.ts';
-import { buildProject, seedDatabase, startFloor, startProject } from './bench-servers.ts';
+import { buildProject, seedDatabase, startFloor, startProject, startYogaCeiling } from './bench-servers.ts';
 import type { BenchServer } from './bench-servers.ts';
 
 const { values } = parseArgs({
@@ -47,6 +47,20 @@ interface Run {
   p99: number;
   errors: number;
   unexpected: number;
+}
+
+/** Interleaved rounds of two servers on one request each; medians of req/s. */
+async function sideBySide(a: BenchServer, aRequest: Request, b: BenchServer, bRequest: Request, key: string): Promise<[number, number, boolean]> {
+  await load(a, aRequest, key, Math.min(2, duration), 2);
+  await load(b, bRequest, key, Math.min(2, duration), 2);
+  const ra: Run[] = [];
+  const rb: Run[] = [];
+  for (let r = 0; r < rounds; r++) {
+    ra.push(await load(a, aRequest, key, duration, 2));
+    rb.push(await load(b, bRequest, key, duration, 2));
+  }
+  const clean = [...ra, ...rb].every((x) => x.errors + x.unexpected === 0);
+  return [median(ra.map((x) => x.rps)), median(rb.map((x) => x.rps)), clean];
 }
 
 const gql = (query: string): Request => ({ method: 'POST', path: '/graphql', body: JSON.stringify({ query }) });
@@ -119,12 +133,22 @@ async function main(): Promise<void> {
     const rss = project.peakRssMb();
     const floorRss = floor.peakRssMb();
     await project.stop();
+
+    // The GraphQL target against what Yoga itself does here, with nothing of this project.
+    const ceiling = await startYogaCeiling(floorDb);
+    const pets = gql('{ pets(first: 20) { nodes { id name categoryId status } } }');
+    const [floorRps, yogaRps, clean] = await sideBySide(floor, list, ceiling, pets, key);
+    if (!clean) failures.push('yoga ceiling');
+    await ceiling.stop();
     await floor.stop();
 
     console.log('\n| scenario | project req/s | floor req/s | ratio | p50 ms | p99 ms | p99/p50 | errors | unexpected status |');
     console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
     for (const row of rows) console.log(row);
     console.log(`\nPeak RSS: project ${rss} MB, floor ${floorRss} MB`);
+    console.log(
+      `\nYoga ceiling: bare graphql-yoga on node:http, the floor's statement and auth, none of this project: ${fmt(yogaRps)} req/s vs floor ${fmt(floorRps)} = **${fmt(yogaRps / floorRps, 2)}** (GraphQL list target 0.60)`,
+    );
 
     // Scale: a page deep in a large table should cost what the first page costs (keyset pagination).
     const scaleDb = join(dir, 'scale.db');
