@@ -49,26 +49,33 @@ interface Run {
   unexpected: number;
 }
 
-/** Interleaved rounds of two servers on one request each; medians of req/s. */
-async function sideBySide(a: BenchServer, aRequest: Request, b: BenchServer, bRequest: Request, key: string): Promise<[number, number, boolean]> {
-  await load(a, aRequest, key, Math.min(2, duration), 2);
-  await load(b, bRequest, key, Math.min(2, duration), 2);
+interface Side {
+  server: BenchServer;
+  request: Request;
+  key: string;
+}
+
+/** A warm-up (JIT, caches, connections; not measured), then interleaved rounds: a, b, a, b … */
+async function sideBySide(a: Side, b: Side, expectStatus: 2 | 4): Promise<[Run[], Run[]]> {
+  for (const side of [a, b]) await load(side.server, side.request, side.key, Math.min(2, duration), expectStatus);
   const ra: Run[] = [];
   const rb: Run[] = [];
   for (let r = 0; r < rounds; r++) {
-    ra.push(await load(a, aRequest, key, duration, 2));
-    rb.push(await load(b, bRequest, key, duration, 2));
+    ra.push(await load(a.server, a.request, a.key, duration, expectStatus));
+    rb.push(await load(b.server, b.request, b.key, duration, expectStatus));
   }
-  const clean = [...ra, ...rb].every((x) => x.errors + x.unexpected === 0);
-  return [median(ra.map((x) => x.rps)), median(rb.map((x) => x.rps)), clean];
+  return [ra, rb];
 }
+
+const faulty = (runs: Run[]) => runs.reduce((s, x) => s + x.errors + x.unexpected, 0);
 
 const gql = (query: string): Request => ({ method: 'POST', path: '/graphql', body: JSON.stringify({ query }) });
 const list: Request = { method: 'GET', path: '/v1/pets?limit=20' };
+const gqlList = gql('{ pets(first: 20) { nodes { id name categoryId status } } }');
 const create: Request = { method: 'POST', path: '/v1/pets', body: JSON.stringify({ name: 'Bench', categoryId: 7 }) };
 const scenarios: Scenario[] = [
   { name: 'GET /v1/pets?limit=20', floor: list, project: list, expectStatus: 2 },
-  { name: 'GraphQL pets(first: 20)', floor: list, project: gql('{ pets(first: 20) { nodes { id name categoryId status } } }'), expectStatus: 2 },
+  { name: 'GraphQL pets(first: 20)', floor: list, project: gqlList, expectStatus: 2 },
   { name: 'POST /v1/pets', floor: create, project: create, expectStatus: 2 },
   { name: 'GraphQL createPet', floor: create, project: gql('mutation { createPet(input: { name: "Bench", categoryId: 7 }) { id name categoryId status } }'), expectStatus: 2 },
   { name: 'GET /v1/pets/{id}', floor: { method: 'GET', path: '/v1/pets/42' }, project: { method: 'GET', path: '/v1/pets/42' }, expectStatus: 2 },
@@ -112,20 +119,16 @@ async function main(): Promise<void> {
 
     const rows: string[] = [];
     for (const scenario of scenarios) {
-      // Warm-up: JIT, caches and connections, not measured.
-      await load(floor, scenario.floor, key, Math.min(2, duration), scenario.expectStatus);
-      await load(project, scenario.project, projectKey, Math.min(2, duration), scenario.expectStatus);
-      const f: Run[] = [];
-      const p: Run[] = [];
-      for (let r = 0; r < rounds; r++) {
-        f.push(await load(floor, scenario.floor, key, duration, scenario.expectStatus));
-        p.push(await load(project, scenario.project, projectKey, duration, scenario.expectStatus));
-      }
+      const [f, p] = await sideBySide(
+        { server: floor, request: scenario.floor, key },
+        { server: project, request: scenario.project, key: projectKey },
+        scenario.expectStatus,
+      );
       const pr = { rps: median(p.map((x) => x.rps)), p50: median(p.map((x) => x.p50)), p99: median(p.map((x) => x.p99)) };
       const fr = { rps: median(f.map((x) => x.rps)) };
       const errors = p.reduce((s, x) => s + x.errors, 0);
       const unexpected = p.reduce((s, x) => s + x.unexpected, 0);
-      if (errors + unexpected + f.reduce((s, x) => s + x.errors + x.unexpected, 0) > 0) failures.push(scenario.name);
+      if (faulty(f) + faulty(p) > 0) failures.push(scenario.name);
       rows.push(
         `| ${scenario.name} | ${fmt(pr.rps)} | ${fmt(fr.rps)} | **${fmt(pr.rps / fr.rps, 2)}** | ${pr.p50} | ${pr.p99} | ${fmt(pr.p99 / Math.max(pr.p50, 1), 1)} | ${errors} | ${unexpected} |`,
       );
@@ -136,9 +139,10 @@ async function main(): Promise<void> {
 
     // The GraphQL target against what Yoga itself does here, with nothing of this project.
     const ceiling = await startYogaCeiling(floorDb);
-    const pets = gql('{ pets(first: 20) { nodes { id name categoryId status } } }');
-    const [floorRps, yogaRps, clean] = await sideBySide(floor, list, ceiling, pets, key);
-    if (!clean) failures.push('yoga ceiling');
+    const [f, y] = await sideBySide({ server: floor, request: list, key }, { server: ceiling, request: gqlList, key }, 2);
+    if (faulty(f) + faulty(y) > 0) failures.push('yoga ceiling');
+    const floorRps = median(f.map((x) => x.rps));
+    const yogaRps = median(y.map((x) => x.rps));
     await ceiling.stop();
     await floor.stop();
 
