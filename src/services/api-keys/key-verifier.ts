@@ -37,6 +37,12 @@ interface Verified {
   expires: number;
 }
 
+/** Where a key's verification is remembered: its hash, and the data version it was read at. */
+interface CacheSlot {
+  id: string;
+  version: string;
+}
+
 // Every authenticated request runs this, so it is built once rather than per call.
 const findKey = preparedQuery((db: Kysely<Database>, prefix: string) =>
   db.selectFrom('api_keys').select(['id', 'account_id', 'key_hash', 'revoked_at']).where('prefix', '=', prefix),
@@ -70,13 +76,13 @@ export function createKeyVerifier(
     });
   }
 
-  function remember(hash: string, principal: Principal, version: string, now: number): void {
-    verified.delete(hash);
+  function remember({ id, version }: CacheSlot, principal: Principal, now: number): void {
+    verified.delete(id);
     if (verified.size >= cacheSize) verified.delete(verified.keys().next().value as string);
-    verified.set(hash, { principal, version, expires: now + cacheTtlMs });
+    verified.set(id, { principal, version, expires: now + cacheTtlMs });
   }
 
-  async function lookUp(key: string, hash: Buffer, version: string | null): Promise<Principal | null> {
+  async function lookUp(key: string, hash: Buffer, slot: CacheSlot | null): Promise<Principal | null> {
     const [row] = await findKey(db, keyPrefix(key));
     if (!row || row.revoked_at !== null) return null;
     // The prefix only finds the row; the secret part is checked in constant time.
@@ -84,7 +90,7 @@ export function createKeyVerifier(
     const principal = { accountId: row.account_id, keyId: row.id };
     const now = Date.now();
     lastUsed.set(row.id, now);
-    if (version !== null) remember(hash.toString('base64'), principal, version, now);
+    if (slot) remember(slot, principal, now);
     return principal;
   }
 
@@ -95,17 +101,17 @@ export function createKeyVerifier(
     verify(key) {
       if (!API_KEY_PATTERN.test(key)) return null;
       const hash = hashApiKey(key);
-      // Read before the row, so a write that lands during the lookup still ends the trust.
-      const version = dataVersion?.() ?? null;
-      if (version !== null) {
-        const hit = verified.get(hash.toString('base64'));
+      // The version is read before the row, so a write that lands during the lookup still ends the trust.
+      const slot = dataVersion ? { id: hash.toString('base64'), version: dataVersion() } : null;
+      if (slot) {
+        const hit = verified.get(slot.id);
         const now = Date.now();
-        if (hit && hit.version === version && hit.expires > now) {
+        if (hit && hit.version === slot.version && hit.expires > now) {
           lastUsed.set(hit.principal.keyId, now);
           return hit.principal;
         }
       }
-      return lookUp(key, hash, version);
+      return lookUp(key, hash, slot);
     },
     flush,
     async close() {
