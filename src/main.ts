@@ -2,7 +2,6 @@ import type { FastifyInstance } from 'fastify';
 import { createApp } from './app.ts';
 import type { Config } from './config/load-config.ts';
 import { openDatabase } from './db/connection.ts';
-import { migrateToLatest } from './db/migrate.ts';
 import { ensureFirstKey } from './services/api-keys/index.ts';
 
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -15,38 +14,58 @@ function localOrigin(app: FastifyInstance, config: Config): string {
   return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 }
 
+/** A listen failure in words a person can act on, naming the setting to change. */
+function listenFailure(error: unknown, { port, host }: Config): Error {
+  const code = error instanceof Error && 'code' in error ? String(error.code) : '';
+  const reasons: Record<string, string> = {
+    EADDRINUSE: `port ${port} is already in use on ${host}. Stop the program using it, or pick another port: PORT=<port> (PORT=0 takes any free port).`,
+    EACCES: `this user may not listen on port ${port} (ports below 1024 need privileges). Pick another port: PORT=<port>.`,
+    EADDRNOTAVAIL: `HOST ${host} is not an address of this machine. Use HOST=0.0.0.0 (every interface) or HOST=127.0.0.1.`,
+    ENOTFOUND: `HOST ${host} does not resolve to an address. Use HOST=0.0.0.0 (every interface) or HOST=127.0.0.1.`,
+  };
+  const reason = reasons[code] ?? (error instanceof Error ? error.message : String(error));
+  return new Error(`cannot start the server: ${reason}`, { cause: error });
+}
 
-/** Starts the server and stops it cleanly on SIGTERM or SIGINT: in-flight requests finish, the database closes. */
+function printFirstKey(app: FastifyInstance, config: Config, key: string): void {
+  const origin = localOrigin(app, config);
+  process.stdout.write(
+    [
+      '',
+      'First start: created account "default" with this API key (shown once, not stored):',
+      '',
+      `  ${key}`,
+      '',
+      `  REST:     ${origin}/v1/pets`,
+      `  Docs:     ${origin}/v1/docs`,
+      ...(config.graphiql ? [`  GraphiQL: ${origin}/graphql`] : []),
+      '',
+      `  curl -H "Authorization: Bearer ${key}" ${origin}/v1/pets`,
+      '',
+    ].join('\n'),
+  );
+}
+
+/**
+ * Starts the server and stops it cleanly on SIGTERM or SIGINT: in-flight requests finish, the
+ * database closes. The first-start key is made only once the server listens, so a start that
+ * fails never makes a key that nobody sees.
+ */
 export async function serve(config: Config): Promise<FastifyInstance> {
   const db = openDatabase(config.databaseUrl);
-  let key: string | null = null;
-  try {
-    await migrateToLatest(db);
-    if (config.nodeEnv !== 'production') key = (await ensureFirstKey(db))?.key ?? null;
-  } catch (error) {
-    await db.destroy();
-    throw error;
-  }
   const app = await createApp({ config, db });
-  await app.listen({ port: config.port, host: config.host });
-
-  if (key) {
-    const origin = localOrigin(app, config);
-    process.stdout.write(
-      [
-        '',
-        'First start: created account "default" with this API key (shown once, not stored):',
-        '',
-        `  ${key}`,
-        '',
-        `  REST:     ${origin}/v1/pets`,
-        `  Docs:     ${origin}/v1/docs`,
-        ...(config.graphiql ? [`  GraphiQL: ${origin}/graphql`] : []),
-        '',
-        `  curl -H "Authorization: Bearer ${key}" ${origin}/v1/pets`,
-        '',
-      ].join('\n'),
-    );
+  try {
+    await app.listen({ port: config.port, host: config.host });
+  } catch (error) {
+    await app.close();
+    throw listenFailure(error, config);
+  }
+  try {
+    const first = config.nodeEnv === 'production' ? null : await ensureFirstKey(db);
+    if (first) printFirstKey(app, config, first.key);
+  } catch (error) {
+    await app.close();
+    throw error;
   }
 
   let stopping = false;

@@ -1,7 +1,10 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { spawn, spawnSync } from 'node:child_process';
-import { freePort, petstore, startServer } from './helpers/cli.ts';
+import { freePort, petstore, petstoreAsync, startServer } from './helpers/cli.ts';
 import { tempDir } from './helpers/test-app.ts';
 
 const KEY = /psk_[A-Za-z0-9]{40}/;
@@ -18,6 +21,64 @@ async function waitForOk(url: string, timeoutMs: number): Promise<number> {
     }
   }
 }
+
+/** Polls until the URL answers `status` (or 10 s pass), returning the last status seen. */
+async function waitForStatus(url: string, headers: Record<string, string>, status: number): Promise<number> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const seen = (await fetch(url, { headers })).status;
+    if (seen === status || Date.now() > deadline) return seen;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** Holds a TCP port the way another program would. */
+async function occupyPort(): Promise<{ port: number; release(): Promise<void> }> {
+  const holder = createServer();
+  await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+  const { port } = holder.address() as AddressInfo;
+  return { port, release: () => new Promise((resolve) => holder.close(() => resolve())) };
+}
+
+describe('petstore serve when it cannot start', () => {
+  it('exits 1 at once when the port is taken, naming the port and how to pick another; the first key waits for a start that listens', async () => {
+    const env = { DATABASE_URL: join(tempDir(), 'busy.db'), HOST: '127.0.0.1' };
+    const busy = await occupyPort();
+    try {
+      // Before the fix this hung: the spawn's timeout would end it with no exit status.
+      const failed = await petstoreAsync(['serve'], { ...env, PORT: String(busy.port) });
+      expect(failed.status).toBe(1);
+      expect(failed.stderr).toContain(`port ${busy.port} is already in use on 127.0.0.1`);
+      expect(failed.stderr).toMatch(/PORT=/);
+      expect(failed.stderr).not.toMatch(/\n\s+at /);
+      expect(failed.stdout).not.toMatch(KEY);
+    } finally {
+      await busy.release();
+    }
+    expect(petstore(['keys', 'list'], env).stdout).toMatch(/No API keys yet/);
+    const server = await startServer(env);
+    expect(server.output()).toMatch(/First start: created account "default"/);
+    expect(server.output()).toMatch(KEY);
+    expect(await server.stop()).toBe(0);
+  });
+
+  it.each([
+    ['a folder', (dir: string) => dir, /it is a folder; give a file path inside it/],
+    ['a path under a file', (dir: string) => join(dir, 'plain-file', 'x.db'), /a part of the path is a file, not a folder/],
+    ['a file that is not SQLite', (dir: string) => join(dir, 'plain-file'), /the file exists but is not a SQLite database/],
+  ])('names the path and the reason when DATABASE_URL is %s, exit 1', (_label, path, reason) => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'plain-file'), 'not a database');
+    const url = path(dir);
+    for (const command of [['migrate'], ['serve']]) {
+      const res = petstore(command, { DATABASE_URL: url, PORT: '0' });
+      expect(res.status).toBe(1);
+      expect(res.stderr).toContain(`cannot open the SQLite database '${url}' (DATABASE_URL)`);
+      expect(res.stderr).toMatch(reason);
+      expect(res.stderr).not.toMatch(/\n\s+at /);
+    }
+  });
+});
 
 describe('petstore CLI', () => {
   it('prints usage for help, and exits 2 on an unknown command', () => {
@@ -89,7 +150,8 @@ describe('petstore CLI', () => {
     const bobKey = lastLine(petstore(['keys', 'create', '--account', 'bob'], env).stdout);
     expect((await fetch(`${server.origin}/v1/pets`, { headers: as(bobKey) })).status).toBe(200);
     expect(petstore(['keys', 'revoke', bobKey.slice(0, 12)], env).status).toBe(0);
-    expect((await fetch(`${server.origin}/v1/pets`, { headers: as(bobKey) })).status).toBe(401);
+    // Another process's revocation is seen within the data-version poll (250 ms); the deadline is generous for loaded machines.
+    expect(await waitForStatus(`${server.origin}/v1/pets`, as(bobKey), 401)).toBe(401);
 
     expect(await server.stop('SIGTERM')).toBe(0);
     // last_used_at is written in batches, and the last batch on shutdown.

@@ -4,9 +4,26 @@ import SQLite from 'better-sqlite3';
 import { Kysely } from 'kysely';
 import { registerDataVersion, sqliteDataVersion } from './data-version.ts';
 import { PetstoreSqliteDialect } from './sqlite-dialect.ts';
+import { sqliteOpenFailure } from './sqlite-open-failure.ts';
 import type { Database } from './types.ts';
 
 export const DEFAULT_DATABASE_URL = './data/petstore.db';
+
+/** Opens (creating folders and file) and reads the file, so a bad path fails here with its reason. */
+function openFile(file: string): SQLite.Database {
+  let sqlite: SQLite.Database | undefined;
+  try {
+    if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+    sqlite = new SQLite(file);
+    // WAL lets the CLI read and write while a server holds the file. Setting it is also the
+    // first read of the file, where "not a database" shows.
+    sqlite.pragma('journal_mode = WAL');
+    return sqlite;
+  } catch (error) {
+    sqlite?.close();
+    throw sqliteOpenFailure(file, error);
+  }
+}
 
 /**
  * Opens the database named by DATABASE_URL. This file is where the dialect is chosen;
@@ -14,12 +31,9 @@ export const DEFAULT_DATABASE_URL = './data/petstore.db';
  */
 export function openDatabase(databaseUrl: string = DEFAULT_DATABASE_URL): Kysely<Database> {
   const file = databaseUrl === ':memory:' ? ':memory:' : databaseUrl.replace(/^(sqlite|file):(\/\/)?/, '');
-  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
-  const sqlite = new SQLite(file);
-  // WAL lets the CLI read and write while a server holds the file. synchronous=NORMAL
-  // in WAL mode never corrupts the database; a power cut (not a process crash) can
-  // lose the last transactions before the next checkpoint.
-  sqlite.pragma('journal_mode = WAL');
+  const sqlite = openFile(file);
+  // synchronous=NORMAL in WAL mode never corrupts the database; a power cut (not a process
+  // crash) can lose the last transactions before the next checkpoint.
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   // Writers from another process wait up to 5 s for the lock instead of failing at once.

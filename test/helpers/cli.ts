@@ -17,6 +17,18 @@ export function petstore(args: string[], env: Record<string, string>): CliResult
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
+/** `petstore …` as a process, without blocking this one (a test may hold a port the child needs to find taken). */
+export function petstoreAsync(args: string[], env: Record<string, string>, timeoutMs = 30_000): Promise<CliResult> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'], timeout: timeoutMs });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.once('close', (status) => resolve({ status, stdout, stderr }));
+  });
+}
+
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();

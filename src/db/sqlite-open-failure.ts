@@ -1,0 +1,54 @@
+import { closeSync, openSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
+
+const REASONS: Record<string, string> = {
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+  EROFS: 'the file system is read-only',
+  ENOENT: 'the file cannot be created there',
+  EEXIST: 'a part of the path is a file, not a folder',
+  ENOTDIR: 'a part of the path is a file, not a folder',
+  ENOSPC: 'the disk is full',
+};
+
+function errnoReason(error: unknown): string | null {
+  const code = error instanceof Error && 'code' in error ? String(error.code) : '';
+  return REASONS[code] ? `${REASONS[code]} (${code})` : null;
+}
+
+/**
+ * Why a SQLite file could not be opened, in words that name the path and what to change.
+ * SQLite itself only says "unable to open database file"; the file system says why.
+ */
+export function sqliteOpenFailure(file: string, error: unknown): Error {
+  const what = `cannot open the SQLite database '${file}' (DATABASE_URL)`;
+  let reason: string;
+  if (isFolder(file)) {
+    reason = `it is a folder; give a file path inside it, e.g. DATABASE_URL=${file.replace(/\/$/, '')}/petstore.db`;
+  } else if (error instanceof Error && 'code' in error && String(error.code) === 'SQLITE_NOTADB') {
+    reason = 'the file exists but is not a SQLite database';
+  } else {
+    reason = errnoReason(error) ?? probe(file) ?? (error instanceof Error ? error.message : String(error));
+    reason += `; choose a writable location, e.g. DATABASE_URL=./data/petstore.db`;
+  }
+  return new Error(`${what}: ${reason}.`, { cause: error });
+}
+
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** Opens the file as SQLite would, to learn the errno SQLite does not report. */
+function probe(file: string): string | null {
+  try {
+    closeSync(openSync(file, 'a'));
+    statSync(dirname(file));
+    return null;
+  } catch (error) {
+    return errnoReason(error);
+  }
+}
