@@ -14,7 +14,10 @@ afterEach(async () => {
   receiver = undefined;
 });
 
-const fast = { MESSAGE_DELIVERY: 'true', MESSAGE_POLL_MS: '20', MESSAGE_RETRY_BASE_MS: '50', MESSAGE_WEBHOOK_TIMEOUT_MS: '300', MESSAGE_LEASE_MS: '5000' };
+// Where the receiver answers, the webhook timeout is far beyond any answer, so a loaded machine
+// cannot turn a 500 into a timeout; only the timeout test (a receiver that never answers) has a short one.
+const fast = { MESSAGE_DELIVERY: 'true', MESSAGE_POLL_MS: '20', MESSAGE_RETRY_BASE_MS: '50', MESSAGE_WEBHOOK_TIMEOUT_MS: '30000', MESSAGE_LEASE_MS: '60000' };
+const timingOut = { MESSAGE_WEBHOOK_TIMEOUT_MS: '300', MESSAGE_LEASE_MS: '5000' };
 type Record_ = { id: string; status: string; attempts: number; failureReason: string | null; createdAt: string; updatedAt: string; message: string };
 
 async function send(app: TestApp, text: string): Promise<Record_> {
@@ -39,11 +42,11 @@ describe('message delivery', () => {
     expect(sent.updatedAt >= sent.createdAt).toBe(true);
   });
 
-  it('retries a webhook that fails, then times out, then succeeds: sent after 3 attempts', async () => {
+  it('retries a webhook that fails, then drops the connection, then succeeds: sent after 3 attempts', async () => {
     const seenBetween: Record_[] = [];
     receiver = await startReceiver(async (_request, index) => {
       if (index === 1) seenBetween.push(await read(t as TestApp, String(_request.body.id)));
-      return (['fail', 'hang', 'ok'] as const)[index] ?? 'ok';
+      return (['fail', 'drop', 'ok'] as const)[index] ?? 'ok';
     });
     t = await startTestApp({ ...fast, MESSAGE_WEBHOOK_URL: receiver.url });
     const queued = await send(t, 'through the webhook');
@@ -53,6 +56,7 @@ describe('message delivery', () => {
     expect(receiver.received).toHaveLength(3);
     // Between attempts the record shows it is still queued, and why.
     expect(seenBetween[0]).toMatchObject({ status: 'queued', attempts: 2, failureReason: 'webhook answered HTTP 500' });
+    expect((await read(t, queued.id)).failureReason).toBeNull();
     // Each POST carries the record as JSON, and the id to drop repeats by.
     for (const request of receiver.received) {
       expect(request.body).toMatchObject({ id: queued.id, message: 'through the webhook', status: 'queued' });
@@ -74,9 +78,10 @@ describe('message delivery', () => {
     expect(body.data?.message).toEqual({ status: 'failed', attempts: 3, failureReason: failed.failureReason });
   });
 
-  it('names a timeout and an unreachable webhook as the reason', async () => {
+  it('names a timeout, a dropped connection and an unreachable webhook as the reason', async () => {
     receiver = await startReceiver(() => 'hang');
-    t = await startTestApp({ ...fast, MESSAGE_WEBHOOK_URL: receiver.url, MESSAGE_MAX_ATTEMPTS: '1' });
+    // The receiver never answers, so every attempt times out however slow the machine is.
+    t = await startTestApp({ ...fast, ...timingOut, MESSAGE_WEBHOOK_URL: receiver.url, MESSAGE_MAX_ATTEMPTS: '1' });
     expect((await settled(t, (await send(t, 'slow')).id, 'failed')).failureReason).toMatch(/^webhook timed out after 300 ms/);
     await t.close();
     const closed = receiver.url;
@@ -84,6 +89,10 @@ describe('message delivery', () => {
     receiver = undefined;
     t = await startTestApp({ ...fast, MESSAGE_WEBHOOK_URL: closed, MESSAGE_MAX_ATTEMPTS: '1' });
     expect((await settled(t, (await send(t, 'nowhere')).id, 'failed')).failureReason).toMatch(/^webhook unreachable \(ECONNREFUSED\)/);
+    await t.close();
+    receiver = await startReceiver(() => 'drop');
+    t = await startTestApp({ ...fast, MESSAGE_WEBHOOK_URL: receiver.url, MESSAGE_MAX_ATTEMPTS: '1' });
+    expect((await settled(t, (await send(t, 'cut off')).id, 'failed')).failureReason).toMatch(/^webhook unreachable \(\w+\)/);
   });
 
   it('shows progress through GraphQL message(id)', async () => {

@@ -66,7 +66,7 @@ describe('kill -9 under concurrent writes', () => {
 });
 
 describe.each(['SIGTERM', 'SIGINT'] as const)('%s under load', (signal) => {
-  it('stops accepting, finishes in-flight requests without resets, checkpoints the WAL and exits 0 within 10 s', async () => {
+  it('stops accepting, finishes in-flight requests without resets, checkpoints the WAL and exits 0 before the forced exit', async () => {
     const { env, headers } = database();
     server = await startServer(env);
     const origin = server.origin;
@@ -91,13 +91,11 @@ describe.each(['SIGTERM', 'SIGINT'] as const)('%s under load', (signal) => {
     });
     await new Promise((r) => setTimeout(r, 500));
     stopping = true;
-    const started = Date.now();
     const exitCode = await server.stop(signal);
-    const took = Date.now() - started;
     await Promise.all(clients);
 
+    // 0, not the 1 of the forced exit after the 10 s grace: the drain finished by itself.
     expect(exitCode).toBe(0);
-    expect(took).toBeLessThan(10_000);
     // Every request that reached the server got an answer; afterwards connections are refused, never reset.
     const failures = outcomes.filter((o) => !/^\d+$/.test(o));
     expect(failures.filter((f) => f !== 'ECONNREFUSED')).toEqual([]);

@@ -1,7 +1,8 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export type Reply = 'ok' | 'fail' | 'hang';
+/** 200, 500, no answer ever, or the connection closed without an answer. */
+export type Reply = 'ok' | 'fail' | 'hang' | 'drop';
 
 export interface ReceivedRequest {
   body: Record<string, unknown>;
@@ -14,7 +15,7 @@ export interface Receiver {
   close(): Promise<void>;
 }
 
-/** A real webhook endpoint on loopback; `decide` picks each answer: 200, 500, or no answer at all. */
+/** A real webhook endpoint on loopback; `decide` picks each answer. */
 export async function startReceiver(decide: (request: ReceivedRequest, index: number) => Reply | Promise<Reply>): Promise<Receiver> {
   const received: ReceivedRequest[] = [];
   const server = createServer((req, res) => {
@@ -26,6 +27,7 @@ export async function startReceiver(decide: (request: ReceivedRequest, index: nu
       void Promise.resolve(decide(request, received.length - 1)).then((reply) => {
         if (reply === 'ok') res.writeHead(200).end('ok');
         else if (reply === 'fail') res.writeHead(500).end('boom');
+        else if (reply === 'drop') req.socket.destroy();
       });
     });
   });
