@@ -90,6 +90,29 @@ describe('petstore CLI', () => {
     expect(unknown.stderr).toMatch(/unknown command 'frobnicate'/);
   });
 
+  it('has help for every command and subcommand, in three spellings, and --version', () => {
+    for (const [args, first] of [
+      [['keys', '--help'], 'Usage: petstore keys <create|list|revoke>'],
+      [['help', 'keys'], 'Usage: petstore keys <create|list|revoke>'],
+      [['keys', 'create', '--help'], 'Usage: petstore keys create --account NAME'],
+      [['keys', 'list', '-h'], 'Usage: petstore keys list'],
+      [['help', 'keys', 'revoke'], 'Usage: petstore keys revoke ID'],
+      [['serve', '--help'], 'Usage: petstore serve'],
+      [['migrate', '--help'], 'Usage: petstore migrate'],
+      [[], 'Usage: petstore <command> [options]'],
+    ] as const) {
+      const res = petstore([...args], {});
+      expect(res.status, args.join(' ')).toBe(0);
+      expect(res.stdout.split('\n')[0], args.join(' ')).toBe(first);
+    }
+    const version = petstore(['--version'], {});
+    expect(version.status).toBe(0);
+    expect(version.stdout.trim()).toMatch(/^petstore-gateway \d+\.\d+\.\d+$/);
+    const unknownTopic = petstore(['help', 'frobnicate'], {});
+    expect(unknownTopic.status).toBe(2);
+    expect(unknownTopic.stderr).toMatch(/no help for 'frobnicate'/);
+  });
+
   it('runs as `npx petstore` after npm ci', () => {
     const res = spawnSync('npx', ['--no', 'petstore', 'help'], { encoding: 'utf8', timeout: 60_000 });
     expect(res.status).toBe(0);
@@ -124,7 +147,13 @@ describe('petstore CLI', () => {
 
     const revoked = petstore(['keys', 'revoke', '1'], env);
     expect(revoked.status).toBe(0);
-    expect(petstore(['keys', 'list'], env).stdout).toMatch(/alice\s+\S+\s+-\s+\d{4}-/);
+    expect(revoked.stdout).toMatch(/^Revoked key 1 \(psk_\w{8}…\) at \d{4}-/);
+    const listedAfter = petstore(['keys', 'list'], env).stdout;
+    expect(listedAfter).toMatch(/alice\s+\S+\s+-\s+\d{4}-/);
+    const again = petstore(['keys', 'revoke', '1'], env);
+    expect(again.status).toBe(0);
+    expect(again.stdout).toMatch(/^Key 1 \(psk_\w{8}…\) was already revoked at \d{4}-\S+; nothing changed\.$/m);
+    expect(petstore(['keys', 'list'], env).stdout).toBe(listedAfter);
 
     expect(petstore(['keys', 'create'], env).status).toBe(2);
     expect(petstore(['keys', 'create', '--account', 'bad name!'], env).status).toBe(1);

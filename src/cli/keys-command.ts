@@ -39,7 +39,11 @@ export async function keysCommand(db: Kysely<Database>, args: string[], out: (li
       const { positionals } = parseArgs({ args: rest, options: {}, allowPositionals: true, strict: true });
       if (positionals.length !== 1 || !positionals[0]) throw new UsageError('keys revoke needs exactly one key ID (or prefix)');
       const revoked = await revokeApiKey(db, positionals[0]);
-      out(`Revoked key ${revoked.id} (${revoked.prefix}…) at ${revoked.revokedAt}.`);
+      out(
+        revoked.alreadyRevoked
+          ? `Key ${revoked.id} (${revoked.prefix}…) was already revoked at ${revoked.revokedAt}; nothing changed.`
+          : `Revoked key ${revoked.id} (${revoked.prefix}…) at ${revoked.revokedAt}.`,
+      );
       return;
     }
     default:

@@ -1,21 +1,50 @@
-import { ConfigError, loadConfig } from '../config/load-config.ts';
+import { readFileSync } from 'node:fs';
+import { loadConfig } from '../config/load-config.ts';
 import { openDatabase } from '../db/connection.ts';
 import { migrateToLatest } from '../db/migrate.ts';
-import { AppError } from '../errors/index.ts';
 import { serve } from '../main.ts';
 import { keysCommand } from './keys-command.ts';
-import { USAGE } from './usage.ts';
+import { HELP } from './usage.ts';
 import { UsageError } from './usage-error.ts';
 
 const out = (line: string) => process.stdout.write(`${line}\n`);
+const COMMANDS = ['serve', 'migrate', 'keys'];
+
+function version(): string {
+  const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { name: string; version: string };
+  return `${manifest.name} ${manifest.version}`;
+}
+
+/** The help text a command line asks for (`help keys`, `keys --help`, `keys revoke -h`), or null when it asks for none. */
+function helpFor(argv: string[]): string | null {
+  const wantsHelp = argv.some((arg) => arg === '--help' || arg === '-h');
+  const words = argv.filter((arg) => !arg.startsWith('-'));
+  if (words[0] === 'help') return topic(words.slice(1));
+  if (argv.length === 0) return HELP[''] ?? null;
+  return wantsHelp ? topic(words) : null;
+}
+
+function topic(words: string[]): string {
+  for (let n = Math.min(words.length, 2); n > 0; n--) {
+    const text = HELP[words.slice(0, n).join(' ')];
+    if (text) return text;
+  }
+  if (words.length > 0) throw new UsageError(`no help for '${words.join(' ')}'`);
+  return HELP[''] ?? '';
+}
 
 async function run(argv: string[]): Promise<void> {
-  const [command, ...args] = argv;
-  if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
-    out(USAGE);
+  if (argv[0] === '--version' || argv[0] === '-v' || argv[0] === 'version') {
+    out(version());
     return;
   }
-  if (!['serve', 'migrate', 'keys'].includes(command)) throw new UsageError(`unknown command '${command}'`);
+  const help = helpFor(argv);
+  if (help !== null) {
+    out(help);
+    return;
+  }
+  const [command = '', ...args] = argv;
+  if (!COMMANDS.includes(command)) throw new UsageError(`unknown command '${command}'`);
 
   const config = loadConfig();
   if (command === 'serve') {
@@ -35,21 +64,14 @@ async function run(argv: string[]): Promise<void> {
   }
 }
 
-/** Runs the CLI; errors become one clear line and an exit code, never a stack. */
+/** Runs the CLI; errors become one clear line and an exit code (2 for a wrong command line, else 1), never a stack. */
 export async function runCli(argv: string[]): Promise<void> {
   try {
     await run(argv);
   } catch (error) {
-    if (error instanceof UsageError || (error instanceof Error && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS'))) {
-      process.stderr.write(`petstore: ${error.message}\n\n${USAGE}\n`);
-      process.exitCode = 2;
-    } else if (error instanceof ConfigError || error instanceof AppError) {
-      process.stderr.write(`petstore: ${error.message}\n`);
-      process.exitCode = 1;
-    } else {
-      const message = error instanceof Error ? error.message : String(error);
-      process.stderr.write(`petstore: ${message}\n`);
-      process.exitCode = 1;
-    }
+    const usage = error instanceof UsageError || (error instanceof Error && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS'));
+    const message = error instanceof Error ? error.message : String(error);
+    process.stderr.write(usage ? `petstore: ${message}\n\n${HELP[''] ?? ''}\n` : `petstore: ${message}\n`);
+    process.exitCode = usage ? 2 : 1;
   }
 }

@@ -1,4 +1,6 @@
-export const USAGE = `Usage: petstore <command>
+/** Help for each command, by the words that name it; `petstore help`, `petstore <command> --help` and `petstore help <command>` print these. */
+export const HELP: Record<string, string> = {
+  '': `Usage: petstore <command> [options]
 
 Commands:
   serve                          Start the server (what \`npm start\` runs)
@@ -6,6 +8,42 @@ Commands:
   keys create --account NAME     Create an API key (and the account when new); the key is the last line
   keys list                      List keys: id, prefix, account, created, last used, revoked
   keys revoke ID                 Revoke a key by id or prefix
-  help                           Show this help
+  help [COMMAND]                 Show help, for one command when named
+  --version                      Print the version
 
-Every command reads DATABASE_URL (default ./data/petstore.db).`;
+Every command reads DATABASE_URL (default ./data/petstore.db).
+Run \`petstore <command> --help\` for more about one command.`,
+  serve: `Usage: petstore serve
+
+Starts the server: REST /v1, /messages, GraphQL at /graphql, docs at /v1/docs.
+Applies pending migrations first. Stops cleanly on SIGTERM or SIGINT.
+On the first start with an empty database (not in production) it creates account
+"default" and prints its API key once.
+
+Configured by environment variables (PORT, HOST, DATABASE_URL, LOG_LEVEL, ...);
+see docs/configuration.md.`,
+  migrate: `Usage: petstore migrate
+
+Applies pending database migrations and says which ran. Safe to run while a
+server uses the same database; the server also migrates when it starts.`,
+  keys: `Usage: petstore keys <create|list|revoke>
+
+  keys create --account NAME     Create an API key (and the account when new)
+  keys list                      List keys without the secret
+  keys revoke ID                 Revoke a key by id or prefix
+
+Run \`petstore keys <command> --help\` for more.`,
+  'keys create': `Usage: petstore keys create --account NAME
+
+Creates an API key for account NAME, creating the account when it is new.
+NAME is 1-64 letters, digits, ".", "_" or "-", starting with a letter or digit.
+The key is printed once, alone on the last line, and is not stored: keep it.`,
+  'keys list': `Usage: petstore keys list
+
+Lists every key: id, prefix, account, created, last used (written every 10 s),
+revoked. The secret part of a key is never stored, so it is never shown.`,
+  'keys revoke': `Usage: petstore keys revoke ID
+
+Revokes the key with this id (a number) or prefix (psk_ and 8 characters).
+A running server refuses it within 250 ms. Revoking a revoked key changes nothing.`,
+};
