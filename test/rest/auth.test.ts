@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey, revokeApiKey } from '../../src/services/api-keys/index.ts';
 import { petstore } from '../helpers/cli.ts';
+import { graphql } from '../helpers/graphql.ts';
 import { expectErrorBody, startTestApp } from '../helpers/test-app.ts';
 import type { TestApp } from '../helpers/test-app.ts';
 
@@ -37,6 +38,19 @@ describe('bearer authentication (contract §5)', () => {
       expect(res.headers['www-authenticate']).toBe('Bearer realm="petstore"');
     });
   }
+
+  it.each([
+    ['no header', undefined, 'Missing API key: send Authorization: Bearer <API_KEY>.'],
+    ['Bearer with no token', 'Bearer ', 'Missing API key: send Authorization: Bearer <API_KEY>.'],
+    ['the key without the scheme', 'psk_'.padEnd(44, 'A'), 'The Authorization header must use the Bearer scheme: send Authorization: Bearer <API_KEY>.'],
+    ['the Basic scheme', 'Basic dXNlcjpwYXNz', 'The Authorization header must use the Bearer scheme: send Authorization: Bearer <API_KEY>.'],
+    ['an unknown key', `Bearer psk_${'A'.repeat(40)}`, 'The API key is invalid or has been revoked.'],
+  ])('says what is wrong with %s, in the same words on REST and GraphQL', async (_label, authorization, message) => {
+    const headers: Record<string, string> = authorization === undefined ? {} : { authorization };
+    expect(expectErrorBody(await t.app.inject({ url: '/v1/pets', headers }), 'UNAUTHORIZED').message).toBe(message);
+    const { body } = await graphql(t, '{ pets { totalCount } }', undefined, headers);
+    expect(body.errors?.[0]?.message).toBe(message);
+  });
 
   it('stores nothing when a write is refused for want of a key', async () => {
     await t.app.inject({ method: 'POST', url: '/v1/pets', payload: { name: 'Ghost', categoryId: 1 } });

@@ -1,6 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { bearerToken } from '../../http/bearer-token.ts';
-import { AppError } from '../../errors/index.ts';
+import { bearerToken, unauthorized } from '../../http/bearer-token.ts';
 import type { KeyVerifier, Principal } from '../../services/api-keys/index.ts';
 
 declare module 'fastify' {
@@ -23,13 +22,7 @@ function identify(verifier: KeyVerifier, request: FastifyRequest): void | Promis
 
 /** Contract §5: a valid and unrevoked key or 401. */
 function requireKey(request: FastifyRequest): void {
-  if (request.principal) return;
-  throw new AppError(
-    'UNAUTHORIZED',
-    bearerToken(request.headers.authorization) === null
-      ? 'Missing API key: send Authorization: Bearer <API_KEY>.'
-      : 'The API key is invalid or has been revoked.',
-  );
+  if (!request.principal) throw unauthorized(request.headers.authorization);
 }
 
 export interface AuthenticateOptions {
