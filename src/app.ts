@@ -14,7 +14,8 @@ import { mountGraphQL } from './graphql/mount-graphql.ts';
 import { AccessLogController } from './http/access-log.ts';
 import { bufferedStdout } from './http/log-destination.ts';
 import { genRequestId } from './http/request-id.ts';
-import { useResponseBasics } from './http/use-response-basics.ts';
+import { useGracefulDrain } from './http/use-graceful-drain.ts';
+import { useSecurityHeaders } from './http/use-security-headers.ts';
 import { createRateLimiter } from './http/rate-limiter.ts';
 import { clientErrorHandler } from './rest/client-error-handler.ts';
 import { authenticate } from './rest/plugins/use-bearer-auth.ts';
@@ -77,7 +78,8 @@ export async function createApp({ config, db = openDatabase(config.databaseUrl),
   app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? strictAjv : paramAjv).compile(schema));
   // JSON is the only body this API reads; anything else is refused with INVALID_CONTENT_TYPE.
   app.removeContentTypeParser('text/plain');
-  useResponseBasics(app);
+  useSecurityHeaders(app);
+  useGracefulDrain(app);
   useErrorBody(app);
   // CORS is off unless origins are listed; then preflight OPTIONS belongs to it, not to the 405s.
   const corsOn = config.corsOrigins.length > 0;

@@ -1,4 +1,5 @@
 import { Agent, request } from 'node:http';
+import { connect } from 'node:net';
 
 export interface RawResponse {
   status: number;
@@ -29,4 +30,21 @@ export function rawRequest(origin: string, method: string, path: string, headers
 
 export function keepAliveAgent(): Agent {
   return new Agent({ keepAlive: true, maxSockets: 1 });
+}
+
+/** Writes bytes on a fresh TCP connection and resolves with everything the server sent before it closed (or `waitMs` passed). */
+export function rawSocket(origin: string, bytes: string, waitMs = 5_000): Promise<string> {
+  const { hostname, port } = new URL(origin);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname);
+    let received = '';
+    const timer = setTimeout(() => socket.destroy(), waitMs);
+    socket.on('data', (d: Buffer) => (received += d.toString('latin1')));
+    socket.on('close', () => {
+      clearTimeout(timer);
+      resolve(received);
+    });
+    socket.on('error', reject);
+    socket.write(bytes);
+  });
 }

@@ -1,0 +1,51 @@
+import { Server as NetServer } from 'node:net';
+import type { ServerResponse } from 'node:http';
+import type { FastifyInstance } from 'fastify';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Stops accepting, lets every request already received finish, then closes the app (and its database). */
+    drainAndClose(): Promise<void>;
+  }
+}
+
+/** How long bytes already on the wire get to become requests once the listener is closed. */
+const TRANSIT_MS = 250;
+
+/**
+ * Graceful drain. Node 20's `server.close()` also drops "idle" connections at once, and a
+ * connection whose request is still arriving counts as idle: closing that way resets clients.
+ * So: stop listening at the net level, give bytes in transit a moment to become requests,
+ * answer with `Connection: close`, wait until every response has ended, and only then drop
+ * the idle sockets.
+ *
+ * Responses are tracked on node's `request` event and their `close` event, which fires once
+ * however a response ends (sent, aborted, or its socket ended by a parse error on the bytes
+ * after it), so nothing can stay counted. Fastify's onResponse and onRequestAbort hooks miss
+ * that last case.
+ */
+export function useGracefulDrain(app: FastifyInstance): void {
+  const open = new Set<ServerResponse>();
+  let draining = false;
+  let drained: (() => void) | null = null;
+
+  app.server.prependListener('request', (_req, res: ServerResponse) => {
+    open.add(res);
+    // Keep-alive clients reconnect elsewhere instead of sending more here.
+    if (draining) res.shouldKeepAlive = false;
+    res.once('close', () => {
+      open.delete(res);
+      if (open.size === 0) drained?.();
+    });
+  });
+
+  app.decorate('drainAndClose', async function drainAndClose(this: FastifyInstance) {
+    draining = true;
+    for (const res of open) if (!res.headersSent) res.shouldKeepAlive = false;
+    if (this.server.listening) NetServer.prototype.close.call(this.server);
+    await new Promise((resolve) => setTimeout(resolve, TRANSIT_MS));
+    if (open.size > 0) await new Promise<void>((resolve) => (drained = resolve));
+    this.server.closeIdleConnections();
+    await this.close();
+  });
+}
