@@ -18,7 +18,7 @@ import { useGracefulDrain } from './http/use-graceful-drain.ts';
 import { useSecurityHeaders } from './http/use-security-headers.ts';
 import { createRateLimiter } from './http/rate-limiter.ts';
 import { clientErrorHandler } from './rest/client-error-handler.ts';
-import { authenticate } from './rest/plugins/use-bearer-auth.ts';
+import { identifyAndCount, requireKey } from './rest/plugins/use-bearer-auth.ts';
 import { idempotencyHooks } from './rest/plugins/idempotency-hooks.ts';
 import { isMutationRequest, hasGraphQLErrors } from './graphql/mutation-request.ts';
 import { handleError, useErrorBody } from './rest/plugins/use-error-body.ts';
@@ -67,18 +67,27 @@ export async function createApp({ config, db = openDatabase(config.databaseUrl),
       stream: logStream ?? buffered ?? undefined,
     },
     bodyLimit: 1024 * 1024,
+    // The whole request, headers and body, must arrive within this time, else 408 (clientErrorHandler).
+    requestTimeout: config.limits.requestTimeoutMs,
+    http: {
+      headersTimeout: config.limits.requestTimeoutMs,
+      // How often node looks for requests past their time: the timeout's precision.
+      connectionsCheckingInterval: Math.min(1000, config.limits.requestTimeoutMs),
+    },
     genReqId: genRequestId,
     requestIdHeader: false,
     logController: new AccessLogController({ requestIdLogLabel: 'requestId' }),
     frameworkErrors: handleError,
     clientErrorHandler,
   });
+  app.server.maxConnections = config.limits.maxConnections;
   app.decorateRequest('principal', null);
   app.decorateRequest('idempotency', null);
   app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? strictAjv : paramAjv).compile(schema));
   // JSON is the only body this API reads; anything else is refused with INVALID_CONTENT_TYPE.
   app.removeContentTypeParser('text/plain');
   useSecurityHeaders(app);
+  app.addHook('onRequest', identifyAndCount({ verifier, rateLimit: limits.request }));
   useGracefulDrain(app);
   useErrorBody(app);
   // CORS is off unless origins are listed; then preflight OPTIONS belongs to it, not to the 405s.
@@ -107,11 +116,11 @@ export async function createApp({ config, db = openDatabase(config.databaseUrl),
       production: config.nodeEnv === 'production',
       messageQuota: ({ req, reply }) => limits.message(req, reply),
     },
-    { onRequest: [authenticate({ verifier, rateLimit: limits.request, required: false })], idempotent: idempotencyHooks(db, { applies: isMutationRequest, succeeded: (payload) => !hasGraphQLErrors(payload) }) },
+    { idempotent: idempotencyHooks(db, { applies: isMutationRequest, succeeded: (payload) => !hasGraphQLErrors(payload) }) },
   );
   const idempotent = idempotencyHooks(db);
   await app.register(async (scope) => {
-    scope.addHook('onRequest', authenticate({ verifier, rateLimit: limits.request, required: true }));
+    scope.addHook('onRequest', requireKey);
     const linkBase = config.publicBaseUrl ?? '/v1';
     await scope.register(petsRoutes, { prefix: '/v1', db, linkBase, idempotent });
     await scope.register(storeOrdersRoutes, { prefix: '/v1', db, linkBase, idempotent });

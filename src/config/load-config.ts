@@ -22,6 +22,14 @@ export interface Config {
   /** Origins allowed to call from a browser; empty means CORS is off. */
   corsOrigins: string[];
   rateLimit: RateLimitConfig;
+  limits: ServerLimits;
+}
+
+export interface ServerLimits {
+  /** The longest a whole request (headers and body) may take to arrive; then 408. */
+  requestTimeoutMs: number;
+  /** Open connections at once; more are closed as they arrive. */
+  maxConnections: number;
 }
 
 export interface RateLimitConfig {
@@ -168,6 +176,10 @@ export function loadConfig(env: Env = process.env): Config {
     graphqlIntrospection: flag(problems, env, 'GRAPHQL_INTROSPECTION', nodeEnv !== 'production'),
     delivery: deliveryConfig(problems, env),
     corsOrigins: origins(problems, env),
+    limits: {
+      requestTimeoutMs: integer(problems, env, 'REQUEST_TIMEOUT_MS', 30_000, 100, 600_000),
+      maxConnections: integer(problems, env, 'MAX_CONNECTIONS', 1_024, 1, 1_000_000),
+    },
     rateLimit: {
       perKey: integer(problems, env, 'RATE_LIMIT_PER_MINUTE', 600, 0, 1_000_000),
       messagesPerKey: integer(problems, env, 'MESSAGE_RATE_LIMIT_PER_MINUTE', 60, 1, 1_000_000),

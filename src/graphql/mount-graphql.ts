@@ -1,4 +1,4 @@
-import type { FastifyInstance, onRequestHookHandler } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { IdempotencyHooks } from '../rest/plugins/idempotency-hooks.ts';
 import { errorHandler, sendGraphQLErrors } from '../rest/plugins/use-error-body.ts';
 import type { GraphQLOptions } from './create-yoga.ts';
@@ -8,13 +8,12 @@ import { createGraphQL } from './create-yoga.ts';
 export async function mountGraphQL(
   app: FastifyInstance,
   options: Omit<GraphQLOptions, 'log'>,
-  hooks: { onRequest: onRequestHookHandler[]; idempotent: IdempotencyHooks },
+  hooks: { idempotent: IdempotencyHooks },
 ): Promise<void> {
   const yoga = await createGraphQL({ ...options, log: app.log });
   app.route({
     // Errors raised before Yoga runs (rate limit, idempotency, a bad body) still answer as GraphQL.
     errorHandler: errorHandler(sendGraphQLErrors),
-    onRequest: hooks.onRequest,
     preHandler: hooks.idempotent.preHandler,
     onSend: hooks.idempotent.onSend,
     url: yoga.graphqlEndpoint,

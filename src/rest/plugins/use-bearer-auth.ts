@@ -6,6 +6,10 @@ declare module 'fastify' {
   interface FastifyRequest {
     principal: Principal | null;
   }
+  interface FastifyContextConfig {
+    /** Health probes: not identified and not counted against any rate limit. */
+    unmetered?: boolean;
+  }
 }
 
 /** Who is calling, from `Authorization: Bearer <key>`: null for no key or one that is not valid. A promise only when the key had to be looked up. */
@@ -20,29 +24,28 @@ function identify(verifier: KeyVerifier, request: FastifyRequest): void | Promis
   request.principal = found;
 }
 
-/** Contract §5: a valid and unrevoked key or 401. */
-function requireKey(request: FastifyRequest): void {
-  if (!request.principal) throw unauthorized(request.headers.authorization);
-}
-
-export interface AuthenticateOptions {
+export interface IdentifyOptions {
   verifier: KeyVerifier;
   /** Counts the request once the caller is known. */
   rateLimit: (request: FastifyRequest, reply: FastifyReply) => void;
-  /** false where the route decides per operation (GraphQL lets introspection through). */
-  required: boolean;
 }
 
 /**
- * The onRequest hook of every keyed route, in this order: identify the caller, count the
- * request (per address when there is no valid key, so floods of bad keys are limited before
- * their 401), then require the key. One hook, and no await when the key was verified recently.
+ * The app-wide onRequest hook: identify the caller, then count the request, per key or per
+ * address when there is no valid key. Every route is counted, unknown paths and 405s
+ * included, so floods of bad keys or junk paths are limited like everything else; only
+ * health probes are not. No await when the key was verified recently.
  */
-export function authenticate({ verifier, rateLimit, required }: AuthenticateOptions): (request: FastifyRequest, reply: FastifyReply) => Promise<void> {
+export function identifyAndCount({ verifier, rateLimit }: IdentifyOptions): (request: FastifyRequest, reply: FastifyReply) => Promise<void> {
   return async (request, reply) => {
+    if (request.routeOptions.config.unmetered) return;
     const pending = identify(verifier, request);
     if (pending) await pending;
     rateLimit(request, reply);
-    if (required) requireKey(request);
   };
+}
+
+/** Contract §5 on every keyed route: a valid and unrevoked key or 401. (GraphQL decides per operation.) */
+export function requireKey(request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void): void {
+  done(request.principal ? undefined : unauthorized(request.headers.authorization));
 }
