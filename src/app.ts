@@ -1,7 +1,6 @@
 import cors from '@fastify/cors';
 import Fastify from 'fastify';
 import type { FastifyInstance } from 'fastify';
-import { Ajv } from 'ajv';
 import type { Kysely } from 'kysely';
 import type { Config } from './config/load-config.ts';
 import { openDatabase } from './db/connection.ts';
@@ -18,6 +17,7 @@ import { useGracefulDrain } from './http/use-graceful-drain.ts';
 import { useSecurityHeaders } from './http/use-security-headers.ts';
 import { createRateLimiter } from './http/rate-limiter.ts';
 import { clientErrorHandler } from './rest/client-error-handler.ts';
+import { compileParamValidator } from './rest/param-validator.ts';
 import { identifyAndCount, requireKey } from './rest/plugins/use-bearer-auth.ts';
 import { idempotencyHooks } from './rest/plugins/idempotency-hooks.ts';
 import { isMutationRequest, hasGraphQLErrors } from './graphql/mutation-request.ts';
@@ -40,10 +40,6 @@ export interface AppOptions {
   /** Where log lines go; default stdout. */
   logStream?: { write(line: string): void };
 }
-
-// Query strings and path parameters arrive as text, so they are coerced ("20" → 20);
-// bodies are JSON and are not ("20" is not an integer).
-const paramAjv = new Ajv({ coerceTypes: true, useDefaults: true, removeAdditional: false, allErrors: false });
 
 const EXPOSED_HEADERS = ['Link', 'Location', 'Retry-After', 'RateLimit', 'RateLimit-Policy', 'X-Request-Id', 'Deprecation', 'Sunset', 'X-API-Stability'];
 
@@ -83,7 +79,7 @@ export async function createApp({ config, db = openDatabase(config.databaseUrl),
   app.server.maxConnections = config.limits.maxConnections;
   app.decorateRequest('principal', null);
   app.decorateRequest('idempotency', null);
-  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? strictAjv : paramAjv).compile(schema));
+  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? strictAjv.compile(schema) : compileParamValidator(schema as Parameters<typeof compileParamValidator>[0])));
   // JSON is the only body this API reads; anything else is refused with INVALID_CONTENT_TYPE.
   app.removeContentTypeParser('text/plain');
   useSecurityHeaders(app);

@@ -99,6 +99,13 @@ describe('PATCH /v1/store/orders/{orderId}', () => {
     expect((await t.call({ url: `/v1/store/orders/${order.id}` })).json().status).toBe(steps.at(-1) ?? 'placed');
   });
 
+  it.each(['0x1', '1e0', '+1', '01', '1.0', '%201'])('reads the order id %s as no id at all: 400 naming orderId, on every method', async (id) => {
+    for (const method of ['GET', 'PATCH', 'DELETE'] as const) {
+      const res = await t.call({ method, url: `/v1/store/orders/${id}`, ...(method === 'PATCH' ? { payload: { status: 'approved' } } : {}) });
+      expect(expectErrorBody(res, 'VALIDATION_FAILED').message).toBe("Path parameter 'orderId' must be an integer written in plain decimal digits.");
+    }
+  });
+
   it('refuses an unknown status with 400', async () => {
     const order = (await place({ petId: await newPet() })).json();
     const res = await advance(order.id, 'shipped');

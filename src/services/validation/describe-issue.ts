@@ -58,6 +58,8 @@ export function describeIssue(part: InputPart, issue: ErrorObject, names: FieldN
       return `${field} must contain a non-blank character.`;
     case 'format':
       return `${field} must be ${params.format === 'date-time' ? 'an ISO 8601 date-time, e.g. 2026-12-01T10:00:00Z' : `a ${String(params.format)}`}.`;
+    case 'decimal':
+      return `${field} must be an integer written in plain decimal digits.`;
     case 'enum':
       return `${field} must be one of: ${(params.allowedValues as unknown[]).join(', ')}.`;
     default:
