@@ -22,7 +22,7 @@ const config: CodegenConfig = {
         },
         scalars: {
           SafeInt: 'number',
-          DateTime: { input: 'Date', output: 'Date | string' },
+          DateTime: 'string',
         },
       },
     },

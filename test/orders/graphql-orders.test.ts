@@ -13,6 +13,50 @@ afterAll(() => t.close());
 const PLACE = 'mutation($input: PlaceOrderInput!) { placeOrder(input: $input) { id petId quantity shipDate status complete } }';
 const newPet = async () => String((await t.call({ method: 'POST', url: '/v1/pets', payload: { name: 'G', categoryId: 1 } })).json().id);
 
+describe('shipDate, the same rule on both faces', () => {
+  it.each([
+    ['2026-12-31T23:59:60Z', '2027-01-01T00:00:00.000Z'],
+    ['2027-01-01T00:59:60+01:00', '2027-01-01T00:00:00.000Z'],
+    ['2026-12-24t18:00:00.123456z', '2026-12-24T18:00:00.123Z'],
+    ['0000-01-01T00:00:00Z', '0000-01-01T00:00:00.000Z'],
+    ['9999-12-31T23:59:59.999Z', '9999-12-31T23:59:59.999Z'],
+    ['2026-12-24T20:00:00+02:00', '2026-12-24T18:00:00.000Z'],
+  ])('accepts %s, stores it as %s, and both faces read it back', async (shipDate, stored) => {
+    const rest = await t.call({ method: 'POST', url: '/v1/store/orders', payload: { petId: Number(await newPet()), shipDate } });
+    expect(rest.statusCode).toBe(201);
+    expect(rest.json().shipDate).toBe(stored);
+    const { body } = await graphql(t, PLACE, { input: { petId: await newPet(), shipDate } });
+    const placed = body.data?.placeOrder as { id: string; shipDate: string };
+    expect(placed.shipDate).toBe(stored);
+    const again = await graphql(t, 'query($id: ID!) { order(id: $id) { shipDate } }', { id: placed.id });
+    expect(again.body).toEqual({ data: { order: { shipDate: stored } } });
+    expect((await t.call({ url: `/v1/store/orders/${rest.json().id}` })).json().shipDate).toBe(stored);
+  });
+
+  it.each([
+    '9999-12-31T23:59:59-23:59',
+    '0000-01-01T00:00:00+00:01',
+    '2026-12-31T23:59:60+01:00',
+    '2026-06-30T12:59:60Z',
+    '2026-02-29T00:00:00Z',
+    '2026-12-01 10:00:00Z',
+    '2026-12-01T10:00Z',
+    '2026-12-01T10:00:00+24:00',
+    '+010000-01-01T00:00:00Z',
+  ])('refuses %s with 400 and the same message on both faces, storing nothing', async (shipDate) => {
+    const message = "Field 'shipDate' must be an RFC 3339 date-time in years 0000-9999 (UTC), e.g. 2026-12-01T10:00:00Z.";
+    const petId = await newPet();
+    const rest = await t.call({ method: 'POST', url: '/v1/store/orders', payload: { petId: Number(petId), shipDate } });
+    expect(rest.statusCode).toBe(400);
+    expect(rest.json()).toEqual({ code: 'VALIDATION_FAILED', message, status: 400 });
+    // GraphQL answers a refused field like any execution error: HTTP 200, no data, the error with REST's code.
+    const { body } = await graphql(t, PLACE, { input: { petId, shipDate } });
+    expect(body.data).toBeNull();
+    expect(body.errors?.[0]).toMatchObject({ message, extensions: { code: 'VALIDATION_FAILED', status: 400 } });
+    expect((await t.call({ url: `/v1/pets/${petId}` })).json().status).toBe('available');
+  });
+});
+
 describe('GraphQL orders (experimental)', () => {
   it('placeOrder orders an available pet, the same record REST shows', async () => {
     const petId = await newPet();

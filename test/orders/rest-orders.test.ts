@@ -52,7 +52,7 @@ describe('POST /v1/store/orders', () => {
     [{ petId: '1' }, /'petId' must be an integer/],
     [{ petId: 1, quantity: 0 }, /'quantity' must be at least 1/],
     [{ petId: 1, quantity: 101 }, /'quantity' must be at most 100/],
-    [{ petId: 1, shipDate: 'tomorrow' }, /'shipDate' must be an ISO 8601 date-time/],
+    [{ petId: 1, shipDate: 'tomorrow' }, /'shipDate' must be an RFC 3339 date-time/],
     [{ petId: 1, status: 'delivered' }, /'status' is not allowed/],
   ])('refuses %j with 400 VALIDATION_FAILED', async (payload, message) => {
     const res = await place(payload);

@@ -14,8 +14,11 @@ export type Scalars = {
   Boolean: { input: boolean; output: boolean; }
   Int: { input: number; output: number; }
   Float: { input: number; output: number; }
-  /** An ISO 8601 date-time in UTC, e.g. 2026-11-22T02:30:11.814Z (graphql-scalars' DateTime). */
-  DateTime: { input: Date; output: Date | string; }
+  /**
+   * An RFC 3339 date-time, e.g. 2026-12-01T10:00:00Z. Inputs may carry any offset and are stored in
+   * UTC (years 0000-9999); outputs are UTC with milliseconds, e.g. 2026-11-22T02:30:11.814Z.
+   */
+  DateTime: { input: string; output: string; }
   /**
    * An integer from -(2^53-1) to 2^53-1, carried exactly (graphql-scalars' SafeInt).
    * Used for int64 fields of the REST contract, which a 32-bit GraphQL Int could not hold.

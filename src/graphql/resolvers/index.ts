@@ -1,12 +1,13 @@
-import { DateTimeResolver, SafeIntResolver } from 'graphql-scalars';
+import { SafeIntResolver } from 'graphql-scalars';
 import type { Resolvers } from '../__generated__/resolvers-types.ts';
+import { DateTimeScalar } from '../scalars/date-time.ts';
 import { messageResolvers } from './message-resolvers.ts';
 import { orderResolvers } from './order-resolvers.ts';
 import { petResolvers } from './pet-resolvers.ts';
 
 export const resolvers: Resolvers = {
   SafeInt: SafeIntResolver,
-  DateTime: DateTimeResolver,
+  DateTime: DateTimeScalar,
   Query: { ...petResolvers.Query, ...orderResolvers.Query, ...messageResolvers.Query },
   Mutation: { ...petResolvers.Mutation, ...orderResolvers.Mutation, ...messageResolvers.Mutation },
   PetConnection: petResolvers.PetConnection,

@@ -17,7 +17,7 @@ export const orderResolvers: Resolvers = {
       placeOrder(context.db, requirePrincipal(context).accountId, {
         petId: parseId(input.petId, 'Pet'),
         ...(input.quantity != null ? { quantity: input.quantity } : {}),
-        ...(input.shipDate ? { shipDate: input.shipDate.toISOString() } : {}),
+        ...(input.shipDate != null ? { shipDate: input.shipDate } : {}),
       }),
   },
   OrderConnection: {

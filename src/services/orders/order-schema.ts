@@ -41,7 +41,7 @@ export const placeOrderSchema = {
   properties: {
     petId: { ...idSchema, description: 'The pet to order; it must be `available`.' },
     quantity: { type: 'integer', minimum: 1, maximum: ORDER_QUANTITY_MAX, description: 'Defaults to 1.' },
-    shipDate: { type: 'string', format: 'date-time', description: 'Requested ship date, ISO 8601.' },
+    shipDate: { type: 'string', format: 'date-time', description: 'Requested ship date, RFC 3339 (stored in UTC; years 0000-9999).' },
   },
 } as const;
 

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/types.ts';
 import { AppError } from '../../errors/index.ts';
+import { normaliseDateTime } from '../validation/date-time.ts';
 import { createValidator } from '../validation/validator.ts';
 import { placeOrderSchema } from './order-schema.ts';
 import type { Order, PlaceOrderInput } from './order-schema.ts';
@@ -34,7 +35,7 @@ export async function placeOrder(db: Kysely<Database>, accountId: number, input:
         account_id: accountId,
         pet_id: petId,
         quantity,
-        ship_date: shipDate === undefined ? null : new Date(shipDate).toISOString(),
+        ship_date: shipDate === undefined ? null : normaliseDateTime(shipDate),
         status: 'placed',
         complete: false,
         created_at: now,

@@ -57,7 +57,9 @@ export function describeIssue(part: InputPart, issue: ErrorObject, names: FieldN
     case 'pattern':
       return `${field} must contain a non-blank character.`;
     case 'format':
-      return `${field} must be ${params.format === 'date-time' ? 'an ISO 8601 date-time, e.g. 2026-12-01T10:00:00Z' : `a ${String(params.format)}`}.`;
+      return params.format === 'date-time'
+        ? `${field} must be an RFC 3339 date-time in years 0000-9999 (UTC), e.g. 2026-12-01T10:00:00Z.`
+        : `${field} must be a ${String(params.format)}.`;
     case 'decimal':
       return `${field} must be an integer written in plain decimal digits.`;
     case 'enum':
