@@ -103,3 +103,32 @@ describe('POST /v1/pets', () => {
     reads.forEach((r, i) => expect(r.json()).toMatchObject({ id: ids[i], name: `pup-${i}`, categoryId: 1 + i }));
   });
 });
+
+describe('text that is not well-formed Unicode', () => {
+  it.each([
+    ['a lone high surrogate', '"\\ud800"'],
+    ['a lone low surrogate inside text', '"Re\\udc00x"'],
+    ['a reversed pair', '"\\ude00\\ud83d"'],
+  ])('is refused (%s) on both faces with the same message, and nothing is stored', async (_label, jsonString) => {
+    const message = "Field 'name' must be well-formed Unicode text (it holds a lone surrogate).";
+    const before = (await t.db.selectFrom('pets').select('id').execute()).length;
+    const rest = await t.call({ method: 'POST', url: '/v1/pets', headers: { 'content-type': 'application/json' }, payload: `{"name":${jsonString},"categoryId":1}` });
+    expect(expectErrorBody(rest, 'VALIDATION_FAILED').message).toBe(message);
+    const gql = await t.call({
+      method: 'POST',
+      url: '/graphql',
+      headers: { 'content-type': 'application/json' },
+      payload: `{"query":"mutation($n: String!) { createPet(input: { name: $n, categoryId: 1 }) { id } }","variables":{"n":${jsonString}}}`,
+    });
+    expect(gql.json().errors[0]).toMatchObject({ message, extensions: { code: 'VALIDATION_FAILED', status: 400 } });
+    const message2 = await t.call({ method: 'POST', url: '/messages', headers: { 'content-type': 'application/json' }, payload: `{"message":${jsonString}}` });
+    expect(expectErrorBody(message2, 'VALIDATION_FAILED').message).toBe("Field 'message' must be well-formed Unicode text (it holds a lone surrogate).");
+    expect((await t.db.selectFrom('pets').select('id').execute()).length).toBe(before);
+  });
+
+  it('keeps emoji and other astral characters (surrogate pairs) intact', async () => {
+    const res = await t.call({ method: 'POST', url: '/v1/pets', payload: { name: 'Rex 🐕‍🦺 𝔘', categoryId: 1 } });
+    expect(res.statusCode).toBe(201);
+    expect((await t.call({ url: `/v1/pets/${res.json().id}` })).json().name).toBe('Rex 🐕‍🦺 𝔘');
+  });
+});

@@ -60,6 +60,8 @@ export function describeIssue(part: InputPart, issue: ErrorObject, names: FieldN
       return params.format === 'date-time'
         ? `${field} must be an RFC 3339 date-time in years 0000-9999 (UTC), e.g. 2026-12-01T10:00:00Z.`
         : `${field} must be a ${String(params.format)}.`;
+    case 'wellFormed':
+      return `${field} must be well-formed Unicode text (it holds a lone surrogate).`;
     case 'decimal':
       return `${field} must be an integer written in plain decimal digits.`;
     case 'enum':
