@@ -110,7 +110,7 @@ export async function createApp({ config, db = openDatabase(config.databaseUrl),
       graphiql: config.graphiql,
       introspection: config.graphqlIntrospection,
       production: config.nodeEnv === 'production',
-      messageQuota: ({ req, reply }) => limits.message(req, reply),
+      messageQuota: ({ req, reply }, count) => limits.message(req, reply, count),
     },
     { idempotent: idempotencyHooks(db, { applies: isMutationRequest, succeeded: (payload) => !hasGraphQLErrors(payload) }) },
   );

@@ -10,7 +10,7 @@ import type { Database } from '../db/types.ts';
 import type { GraphQLContext } from './context.ts';
 import { GRAPHIQL_DEFAULT_QUERY } from './graphiql-default-query.ts';
 import { GRAPHQL_LIMITS } from './graphql-limits.ts';
-import { maskError } from './mask-error.ts';
+import { createMaskError } from './mask-error.ts';
 import { useLogUnexpectedErrors } from './plugins/use-log-unexpected-errors.ts';
 import { useMessageQuota } from './plugins/use-message-quota.ts';
 import { useRequireKey } from './plugins/use-require-key.ts';
@@ -38,8 +38,8 @@ export interface ServerContext {
 export interface GraphQLOptions {
   db: Kysely<Database>;
   log: FastifyBaseLogger;
-  /** Throws RATE_LIMITED when the caller's message quota is spent. */
-  messageQuota?: (context: ServerContext) => void;
+  /** Charges `count` messages to the caller's quota; throws RATE_LIMITED when fewer are left. */
+  messageQuota?: (context: ServerContext, count: number) => void;
   graphiql?: boolean;
   introspection?: boolean;
   /** Production hides "Did you mean …?" hints, which leak the schema when introspection is off. */
@@ -55,16 +55,19 @@ export async function createGraphQL({
   production = false,
 }: GraphQLOptions): Promise<YogaServerInstance<ServerContext, GraphQLContext>> {
   type Context = GraphQLContext & ServerContext;
+  const maskError = createMaskError({ production });
   const plugins: Plugin<Context>[] = [
     EnvelopArmorPlugin({
       maxDepth: { n: GRAPHQL_LIMITS.maxDepth },
-      maxAliases: { n: GRAPHQL_LIMITS.maxAliases },
+      // __typename aliases count too: armor allows them by default, so 16 of them passed the limit.
+      maxAliases: { n: GRAPHQL_LIMITS.maxAliases, allowList: [] },
       maxTokens: { n: GRAPHQL_LIMITS.maxTokens },
       maxDirectives: { n: GRAPHQL_LIMITS.maxDirectives },
       costLimit: { maxCost: GRAPHQL_LIMITS.maxCost },
-      blockFieldSuggestion: { enabled: production },
+      // Suggestions are stripped for every kind of error by maskError in production.
+      blockFieldSuggestion: { enabled: false },
     }) as Plugin<Context>,
-    useValidationErrorShape<Context>(),
+    useValidationErrorShape<Context>(maskError),
     useRequireKey<Context>(),
     useLogUnexpectedErrors<Context>(),
   ];
@@ -78,6 +81,8 @@ export async function createGraphQL({
     context: ({ req }) => ({ db, principal: req.principal, requestId: req.id, log: req.log }),
     maskedErrors: { maskError },
     batching: false,
+    // Only CORS_ORIGINS decides, through @fastify/cors on both faces.
+    cors: false,
     landingPage: false,
     graphiql: graphiql ? { title: 'Petstore Gateway GraphiQL', defaultQuery: GRAPHIQL_DEFAULT_QUERY } : false,
     // The self-contained GraphiQL: no CDN, so it works offline and behind strict networks.
@@ -86,7 +91,17 @@ export async function createGraphQL({
       debug: (...args) => log.debug(args.length === 1 ? args[0] : args),
       info: (...args) => log.info(args.length === 1 ? args[0] : args),
       warn: (...args) => log.warn(args.length === 1 ? args[0] : args),
-      error: (...args) => log.error(args.length === 1 ? args[0] : args),
+      // Yoga logs every error it masks. A client's mistake is already the access line's status:
+      // here it is one debug line without a stack; only what masks to a 5xx is logged as an error.
+      error: (...args) => {
+        const [first] = args;
+        const masked = first instanceof Error ? (maskError(first) as { extensions?: { status?: unknown } }) : null;
+        if (typeof masked?.extensions?.status === 'number' && masked.extensions.status < 500) {
+          log.debug({ code: (masked.extensions as { code?: unknown }).code }, (first as Error).message);
+        } else {
+          log.error(args.length === 1 ? { err: first } : args, 'GraphQL request failed');
+        }
+      },
     },
     plugins,
   });

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { IdempotencyHooks } from '../rest/plugins/idempotency-hooks.ts';
-import { errorHandler, sendGraphQLErrors } from '../rest/plugins/use-error-body.ts';
+import { AppError } from '../errors/index.ts';
+import { errorHandler, sendErrorBody, sendGraphQLErrors } from '../rest/plugins/use-error-body.ts';
 import type { GraphQLOptions } from './create-yoga.ts';
 import { createGraphQL } from './create-yoga.ts';
 
@@ -18,9 +19,19 @@ export async function mountGraphQL(
     onSend: hooks.idempotent.onSend,
     url: yoga.graphqlEndpoint,
     method: ['GET', 'POST'],
-    schema: { hide: false, summary: 'GraphQL endpoint (GraphiQL in a browser)', tags: ['graphql'], servers: [{ url: '/' }] },
+    // GraphQL is described by its schema (introspection, GraphiQL, docs/graphql.md), not by the REST document.
+    schema: { hide: true },
     handler: async (req, reply) => {
+      // GraphQL over HTTP: a POST body is a JSON object. Yoga would read `[]`, `1` or `null` as an empty body.
+      if (req.method === 'POST' && (typeof req.body !== 'object' || req.body === null || Array.isArray(req.body))) {
+        throw new AppError('VALIDATION_FAILED', 'The request body must be a JSON object.');
+      }
       const response = await yoga.handleNodeRequestAndResponse(req, reply, { req, reply });
+      // Yoga answers an Accept header it cannot serve (a browser asking for a page where GraphiQL is off) with an empty 406.
+      if (response.status === 406) {
+        await response.body?.cancel();
+        return sendErrorBody(reply, new AppError('NOT_ACCEPTABLE'));
+      }
       response.headers.forEach((value, key) => {
         reply.header(key, value);
       });

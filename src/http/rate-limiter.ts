@@ -9,7 +9,8 @@ export interface RateLimitDecision {
 }
 
 export interface RateLimiter {
-  take(bucket: string, policy: string, limit: number, now?: number): RateLimitDecision;
+  /** Takes `cost` units at once, or none when fewer than `cost` are left. */
+  take(bucket: string, policy: string, limit: number, cost?: number, now?: number): RateLimitDecision;
 }
 
 /**
@@ -21,7 +22,7 @@ export function createRateLimiter(windowMs = 60_000): RateLimiter {
   const windows = new Map<string, { count: number; resetAt: number }>();
   let takes = 0;
   return {
-    take(bucket, policy, limit, now = Date.now()) {
+    take(bucket, policy, limit, cost = 1, now = Date.now()) {
       // Forget finished windows now and then, so idle buckets do not pile up.
       if (++takes % 10_000 === 0) for (const [key, w] of windows) if (w.resetAt <= now) windows.delete(key);
       let window = windows.get(bucket);
@@ -29,8 +30,8 @@ export function createRateLimiter(windowMs = 60_000): RateLimiter {
         window = { count: 0, resetAt: now + windowMs };
         windows.set(bucket, window);
       }
-      const allowed = window.count < limit;
-      if (allowed) window.count++;
+      const allowed = window.count + cost <= limit;
+      if (allowed) window.count += cost;
       return {
         allowed,
         policy,

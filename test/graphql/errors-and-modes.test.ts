@@ -46,12 +46,22 @@ describe('GraphiQL and introspection', () => {
   it('in production: no GraphiQL, no introspection, no "Did you mean" hints', async () => {
     t = await startTestApp({ NODE_ENV: 'production' });
     const page = await t.app.inject({ url: '/graphql', headers: { accept: 'text/html' } });
-    expect(page.body).not.toMatch(/YogaGraphiQL/);
+    expect(page.statusCode).toBe(406);
+    expect(page.json()).toEqual({ code: 'NOT_ACCEPTABLE', message: expect.stringMatching(/Accept: application\/json/), status: 406 });
     const introspection = await graphql(t, INTROSPECTION);
     expect(introspection.res.statusCode).toBe(400);
     expect(introspection.body.errors?.[0]?.extensions?.code).toBe('VALIDATION_FAILED');
-    const typo = await graphql(t, '{ petz { totalCount } }');
-    expect(typo.body.errors?.[0]?.message).not.toMatch(/Did you mean/);
+    for (const [query, variables] of [
+      ['{ petz { totalCount } }', undefined],
+      ['{ pets(status: availabl) { totalCount } }', undefined],
+      ['query($s: PetStatus) { pets(status: $s) { totalCount } }', { s: 'availabl' }],
+      ['mutation($i: NewPetInput!) { createPet(input: $i) { id } }', { i: { nam: 'x', categoryId: 1 } }],
+    ] as const) {
+      const typo = await graphql(t, query, variables);
+      expect(typo.res.statusCode, query).toBe(400);
+      expect(typo.body.errors?.length, query).toBeGreaterThan(0);
+      for (const error of typo.body.errors ?? []) expect(error.message, query).not.toMatch(/Did you mean|"available"/);
+    }
     expect((await graphql(t, '{ pets { totalCount } }')).res.statusCode).toBe(200);
   });
 
@@ -60,5 +70,61 @@ describe('GraphiQL and introspection', () => {
     const page = await t.app.inject({ url: '/graphql', headers: { accept: 'text/html' } });
     expect(page.body).toMatch(/YogaGraphiQL/);
     expect((await graphql(t, INTROSPECTION, undefined, {})).res.statusCode).toBe(200);
+  });
+});
+
+describe('the edges of GraphQL over HTTP', () => {
+  it('answers a mutation sent with GET 405 with Allow: POST', async () => {
+    t = await startTestApp();
+    const res = await t.call({ url: `/graphql?query=${encodeURIComponent('mutation { sendMessage(message: "x") { id } }')}` });
+    expect(res.statusCode).toBe(405);
+    expect(res.headers.allow).toBe('POST');
+    expect(res.json().errors[0].extensions).toEqual({ code: 'METHOD_NOT_ALLOWED', status: 405 });
+    expect(await t.db.selectFrom('messages').select('id').execute()).toEqual([]);
+  });
+
+  it.each(['[]', '1', 'null', '"query"', 'true'])('answers the JSON body %s with a clean 400: it must be an object', async (payload) => {
+    t = await startTestApp();
+    const res = await t.call({ method: 'POST', url: '/graphql', headers: { 'content-type': 'application/json' }, payload });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ errors: [{ message: 'The request body must be a JSON object.', extensions: { code: 'VALIDATION_FAILED', status: 400 } }] });
+  });
+
+  it('counts aliases of __typename against the alias limit', async () => {
+    t = await startTestApp();
+    const aliases = Array.from({ length: 16 }, (_, i) => `a${i}: __typename`).join(' ');
+    const { res, body } = await graphql(t, `{ ${aliases} }`);
+    expect(res.statusCode).toBe(400);
+    expect(body.errors?.[0]?.extensions?.code).toBe('QUERY_TOO_COMPLEX');
+  });
+
+  it('adds no CORS headers of its own: only CORS_ORIGINS decides', async () => {
+    t = await startTestApp();
+    const res = await t.call({ method: 'POST', url: '/graphql', headers: { origin: 'https://evil.example', 'content-type': 'application/json' }, payload: { query: '{ __typename }' } });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['access-control-allow-origin']).toBeUndefined();
+    expect(res.headers['access-control-allow-credentials']).toBeUndefined();
+    await t.close();
+    t = await startTestApp({ CORS_ORIGINS: 'https://app.example' });
+    const allowed = await t.call({ method: 'POST', url: '/graphql', headers: { origin: 'https://app.example', 'content-type': 'application/json' }, payload: { query: '{ __typename }' } });
+    expect(allowed.headers['access-control-allow-origin']).toBe('https://app.example');
+    const other = await t.call({ method: 'POST', url: '/graphql', headers: { origin: 'https://evil.example', 'content-type': 'application/json' }, payload: { query: '{ __typename }' } });
+    expect(other.headers['access-control-allow-origin']).toBeUndefined();
+  });
+});
+
+describe('logs of GraphQL client errors', () => {
+  it('are no error lines and no stacks; the access line at info says the status', async () => {
+    const lines: string[] = [];
+    t = await startTestApp({ LOG_LEVEL: 'info' }, undefined, { write: (line) => void lines.push(line) });
+    await t.call({ method: 'POST', url: '/graphql', headers: { 'content-type': 'application/json' }, payload: '{"query": ' });
+    await graphql(t, '{ petz }');
+    await graphql(t, '{ pets(first: 500) { totalCount } }');
+    await graphql(t, 'query($s: PetStatus) { pets(status: $s) { totalCount } }', { s: 'lost' });
+    await graphql(t, '{ pets { totalCount } }', undefined, {});
+    const logged = lines.map((l) => JSON.parse(l) as { level: number; msg: string; status?: number });
+    expect(logged.filter((l) => l.level >= 50)).toEqual([]);
+    expect(lines.join('\n')).not.toMatch(/"stack"/);
+    expect(logged.filter((l) => l.msg === 'request').map((l) => l.status)).toEqual([400, 400, 200, 400, 401]);
   });
 });

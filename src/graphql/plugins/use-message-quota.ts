@@ -2,11 +2,17 @@ import type { Plugin } from 'graphql-yoga';
 import type { ServerContext } from '../create-yoga.ts';
 import { rootFields } from '../root-fields.ts';
 
-/** sendMessage counts against the same per-key message quota as POST /messages. */
-export function useMessageQuota<Context extends ServerContext>(check: (context: ServerContext) => void): Plugin<Context> {
+/**
+ * sendMessage counts against the same per-key message quota as POST /messages: every
+ * sendMessage the operation will run, aliases included, is charged before any runs, all or
+ * none, so an operation over the quota sends nothing.
+ */
+export function useMessageQuota<Context extends ServerContext>(charge: (context: ServerContext, count: number) => void): Plugin<Context> {
   return {
     onExecute({ args }) {
-      if (rootFields(args.document, args.operationName).includes('sendMessage')) check(args.contextValue);
+      const variables = (args.variableValues ?? {}) as Record<string, unknown>;
+      const count = rootFields(args.document, args.operationName, variables).filter((name) => name === 'sendMessage').length;
+      if (count > 0) charge(args.contextValue, count);
     },
   };
 }

@@ -1,9 +1,9 @@
 import type { GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import { maskError } from '../mask-error.ts';
+
 
 /** Yoga answers validation errors without its masking step; send them through the same boundary. */
-export function useValidationErrorShape<Context extends object>(): Plugin<Context> {
+export function useValidationErrorShape<Context extends object>(maskError: (error: unknown) => Error): Plugin<Context> {
   return {
     onValidate() {
       return ({ result, setResult }) => {

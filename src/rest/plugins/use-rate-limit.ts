@@ -12,8 +12,8 @@ function announce(reply: FastifyReply, decision: RateLimitDecision): void {
 export interface RateLimitChecks {
   /** Every keyed request, after the caller is identified: per key, or per address when the key is not valid. */
   request(request: FastifyRequest, reply: FastifyReply): void;
-  /** Sending a message: the tighter per-key quota. */
-  message(request: FastifyRequest, reply: FastifyReply): void;
+  /** Sending `count` messages: the tighter per-key quota, all or none. */
+  message(request: FastifyRequest, reply: FastifyReply, count?: number): void;
 }
 
 /** The two checks, both throwing RATE_LIMITED (429) when a quota is spent. */
@@ -32,9 +32,9 @@ export function rateLimitChecks(limiter: RateLimiter, limits: RateLimitConfig): 
         : limiter.take(`addr:${request.ip}`, 'per-address-without-key', limits.perAddressWithoutKey);
       enforce(reply, decision);
     },
-    message(request, reply) {
+    message(request, reply, count = 1) {
       if (limits.perKey === 0 || !request.principal) return;
-      enforce(reply, limiter.take(`messages:${request.principal.keyId}`, 'messages-per-key', limits.messagesPerKey));
+      enforce(reply, limiter.take(`messages:${request.principal.keyId}`, 'messages-per-key', limits.messagesPerKey, count));
     },
   };
 }
