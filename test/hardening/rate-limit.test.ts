@@ -61,7 +61,8 @@ describe('rate limiting', () => {
 
   it('charges every sendMessage an operation runs, aliases and fragments included, all or none', async () => {
     t = await startTestApp({ MESSAGE_RATE_LIMIT_PER_MINUTE: '5' });
-    const messages = async () => (await t!.db.selectFrom('messages').select('id').execute()).length;
+    const db = t.db;
+    const messages = async () => (await db.selectFrom('messages').select('id').execute()).length;
     const aliased = (n: number) => `mutation { ${Array.from({ length: n }, (_, i) => `m${i}: sendMessage(message: "a${i}") { id }`).join(' ')} }`;
     // 15 aliases against a quota of 5: refused whole, nothing sent (before the fix: charged once, all 15 sent).
     const over = await graphql(t, aliased(15));
