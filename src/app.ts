@@ -14,9 +14,10 @@ import { AccessLogController } from './http/access-log.ts';
 import { bufferedStdout } from './http/log-destination.ts';
 import { genRequestId } from './http/request-id.ts';
 import { useGracefulDrain } from './http/use-graceful-drain.ts';
+import { useRequestChecks } from './http/use-request-checks.ts';
 import { useSecurityHeaders } from './http/use-security-headers.ts';
 import { createRateLimiter } from './http/rate-limiter.ts';
-import { clientErrorHandler } from './rest/client-error-handler.ts';
+import { clientErrorHandler, refuseConnect } from './rest/client-error-handler.ts';
 import { compileParamValidator } from './rest/param-validator.ts';
 import { identifyAndCount, requireKey } from './rest/plugins/use-bearer-auth.ts';
 import { idempotencyHooks } from './rest/plugins/idempotency-hooks.ts';
@@ -69,6 +70,8 @@ export async function createApp({ config, db = openDatabase(config.databaseUrl),
       headersTimeout: config.limits.requestTimeoutMs,
       // How often node looks for requests past their time: the timeout's precision.
       connectionsCheckingInterval: Math.min(1000, config.limits.requestTimeoutMs),
+      // Checked by useRequestChecks, which answers with the Error body; node's check answers with none.
+      requireHostHeader: false,
     },
     genReqId: genRequestId,
     requestIdHeader: false,
@@ -77,19 +80,20 @@ export async function createApp({ config, db = openDatabase(config.databaseUrl),
     clientErrorHandler,
   });
   app.server.maxConnections = config.limits.maxConnections;
+  app.server.on('connect', refuseConnect);
   app.decorateRequest('principal', null);
   app.decorateRequest('idempotency', null);
   app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? strictAjv.compile(schema) : compileParamValidator(schema as Parameters<typeof compileParamValidator>[0])));
   // JSON is the only body this API reads; anything else is refused with INVALID_CONTENT_TYPE.
   app.removeContentTypeParser('text/plain');
   useSecurityHeaders(app);
+  useRequestChecks(app);
   app.addHook('onRequest', identifyAndCount({ verifier, rateLimit: limits.request }));
   useGracefulDrain(app);
   useErrorBody(app);
+  useMethodNotAllowed(app);
   // CORS is off unless origins are listed; then preflight OPTIONS belongs to it, not to the 405s.
-  const corsOn = config.corsOrigins.length > 0;
-  const methodNotAllowed = useMethodNotAllowed(app, { except: corsOn ? ['OPTIONS'] : [] });
-  if (corsOn) {
+  if (config.corsOrigins.length > 0) {
     await app.register(cors, {
       origin: config.corsOrigins,
       methods: ['GET', 'HEAD', 'POST', 'PATCH', 'DELETE'],
@@ -122,7 +126,6 @@ export async function createApp({ config, db = openDatabase(config.databaseUrl),
     await scope.register(storeOrdersRoutes, { prefix: '/v1', db, linkBase, idempotent });
     await scope.register(messagesRoutes, { db, idempotent, messageQuota: async (request, reply) => limits.message(request, reply) });
   });
-  methodNotAllowed.close();
 
   const { delivery } = config;
   const deliveryLog = app.log.child({ component: 'delivery' });

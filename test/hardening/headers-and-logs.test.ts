@@ -75,6 +75,9 @@ describe('CORS', () => {
     });
     expect(preflight.statusCode).toBe(204);
     expect(preflight.headers['access-control-allow-origin']).toBe('https://app.example');
+    // The preflight route is a catch-all; unknown paths are still 404 and wrong methods 405.
+    expect((await t.call({ url: '/v1/nope' })).statusCode).toBe(404);
+    expect((await t.call({ method: 'PUT', url: '/v1/pets' })).headers.allow).toBe('GET, HEAD, POST');
     expect(String(preflight.headers['access-control-allow-headers'])).toMatch(/Authorization/);
     const allowed = await t.call({ url: '/v1/pets', headers: { origin: 'https://admin.example' } });
     expect(allowed.headers['access-control-allow-origin']).toBe('https://admin.example');

@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, toErrorBody } from '../../errors/index.ts';
+import { toErrorBody } from '../../errors/index.ts';
+import type { AppError } from '../../errors/index.ts';
 import { WWW_AUTHENTICATE } from '../../http/bearer-token.ts';
 import { toAppError } from '../to-app-error.ts';
 
@@ -38,7 +39,4 @@ export const handleError = errorHandler(sendErrorBody);
 
 export function useErrorBody(app: FastifyInstance): void {
   app.setErrorHandler(handleError);
-  app.setNotFoundHandler((request, reply) =>
-    sendErrorBody(reply, new AppError('NOT_FOUND', `No route ${request.method} ${request.url.split('?')[0]}.`)),
-  );
 }

@@ -1,38 +1,43 @@
-import type { FastifyInstance, HTTPMethods } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../errors/index.ts';
 import { sendErrorBody } from './use-error-body.ts';
 
-const METHODS: HTTPMethods[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
+interface KnownPath {
+  pattern: RegExp;
+  /** As registered, e.g. /v1/pets/:petId: what the 405 message names. */
+  url: string;
+  methods: Set<string>;
+}
+
+function compile(url: string): RegExp {
+  const escaped = url
+    .split('/')
+    .map((part) => (part.startsWith(':') ? '[^/]+' : part === '*' ? '.*' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    .join('/');
+  return new RegExp(`^${escaped}$`);
+}
 
 /**
- * Fastify answers 404 for a known path with the wrong method; HTTP says 405 with Allow.
- * Call first: it watches routes as they are added, then `close()` adds a 405 route per
- * API path for the methods nobody claimed.
+ * HTTP says a path that exists answers a method it lacks with 405 and `Allow`, not 404.
+ * Fastify only routes the methods it knows and sends everything else to the not-found
+ * handler, so that handler decides: any method (TRACE, PROPFIND, PURGE, …) on a known path
+ * is a 405, and only an unknown path is a 404.
  */
-export function useMethodNotAllowed(app: FastifyInstance, { except = [] }: { except?: HTTPMethods[] } = {}): { close(): void } {
-  const allowed = new Map<string, Set<string>>();
+export function useMethodNotAllowed(app: FastifyInstance): void {
+  const known = new Map<string, KnownPath>();
   app.addHook('onRoute', (route) => {
-    // Hidden routes (the docs' static assets) keep Fastify's plain 404.
-    if (route.schema?.hide || (route.config as { methodNotAllowed?: boolean } | undefined)?.methodNotAllowed) return;
-    const methods = allowed.get(route.url) ?? new Set<string>();
-    for (const method of [route.method].flat()) methods.add(method);
-    allowed.set(route.url, methods);
+    // A catch-all (CORS preflight's `OPTIONS *`) says nothing about which paths exist.
+    if (route.url === '*' || route.url === '/*') return;
+    const path = known.get(route.url) ?? { pattern: compile(route.url), url: route.url, methods: new Set<string>() };
+    for (const method of [route.method].flat()) path.methods.add(method);
+    known.set(route.url, path);
   });
-  return {
-    close() {
-      for (const [url, methods] of allowed) {
-        const missing = METHODS.filter((m) => !methods.has(m) && !except.includes(m));
-        if (missing.length === 0) continue;
-        const allow = [...methods].join(', ');
-        app.route({
-          method: missing,
-          url,
-          config: { methodNotAllowed: true },
-          schema: { hide: true },
-          handler: (request, reply) =>
-            sendErrorBody(reply.header('Allow', allow), new AppError('METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${url}; use ${allow}.`)),
-        });
-      }
-    },
-  };
+
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? '';
+    const match = [...known.values()].find((k) => k.pattern.test(path));
+    if (!match) return sendErrorBody(reply, new AppError('NOT_FOUND', `No route ${request.method} ${path}.`));
+    const allow = [...match.methods].join(', ');
+    return sendErrorBody(reply.header('Allow', allow), new AppError('METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${match.url}; use ${allow}.`));
+  });
 }
