@@ -130,7 +130,7 @@ describe('petstore CLI', () => {
 
   it('migrates, creates keys (the key alone on the last line), lists them without the key, and revokes', () => {
     const env = { DATABASE_URL: join(tempDir(), 'nested', 'cli.db') };
-    expect(petstore(['migrate'], env).stdout).toMatch(/Applied 3 migration\(s\): 0001-initial, 0002-orders-and-delivery, 0003-idempotency-keys/);
+    expect(petstore(['migrate'], env).stdout).toMatch(/Applied 4 migration\(s\): 0001-initial, 0002-orders-and-delivery, 0003-idempotency-keys, 0004-api-key-hash-index/);
     expect(petstore(['migrate'], env).stdout).toMatch(/up to date/);
 
     const created = petstore(['keys', 'create', '--account', 'alice'], env);

@@ -2,7 +2,7 @@
 // statements alone — no framework, no validation library — with the same data, the
 // same SQLite pragmas and the same auth work (SHA-256 of the bearer token and an
 // indexed lookup). Not part of the product.
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import SQLite from 'better-sqlite3';
@@ -13,7 +13,7 @@ db.pragma('synchronous = NORMAL');
 db.pragma('foreign_keys = ON');
 db.pragma('busy_timeout = 5000');
 
-const findKey = db.prepare<[string], { key_hash: string; revoked_at: string | null }>('select key_hash, revoked_at from api_keys where prefix = ?');
+const findKey = db.prepare<[string], { revoked_at: string | null }>('select revoked_at from api_keys where key_hash = ?');
 const list = db.prepare<[number, number], Row>('select id, name, category_id, status from pets where id > ? order by id limit ?');
 const getOne = db.prepare<[number], Row>('select id, name, category_id, status from pets where id = ?');
 const insert = db.prepare<[string, number, string, string], Row>(
@@ -36,8 +36,8 @@ function send(res: ServerResponse, status: number, body: unknown): void {
 function authorized(req: IncomingMessage): boolean {
   const match = /^Bearer (psk_[A-Za-z0-9]{40})$/.exec(req.headers.authorization ?? '');
   if (!match?.[1]) return false;
-  const row = findKey.get(match[1].slice(0, 12));
-  return !!row && row.revoked_at === null && timingSafeEqual(Buffer.from(row.key_hash, 'hex'), createHash('sha256').update(match[1]).digest());
+  const row = findKey.get(createHash('sha256').update(match[1]).digest('hex'));
+  return !!row && row.revoked_at === null;
 }
 
 createServer((req, res) => {

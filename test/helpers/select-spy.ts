@@ -16,3 +16,23 @@ export function spyOnSelects(onSelect: (table: string) => void): (db: Kysely<Dat
   };
   return (db) => db.withPlugin(plugin);
 }
+
+export interface SeenQuery {
+  sql: string;
+  parameters: readonly unknown[];
+}
+
+/** Wraps the app's database so `onQuery` sees every query as the database will run it: SQL text and parameters. */
+export function spyOnQueries(onQuery: (query: SeenQuery) => void): (db: Kysely<Database>) => Kysely<Database> {
+  return (db) => {
+    const plugin: KyselyPlugin = {
+      transformQuery: ({ node, queryId }) => {
+        const { sql, parameters } = db.getExecutor().compileQuery(node, queryId);
+        onQuery({ sql, parameters });
+        return node;
+      },
+      transformResult: async ({ result }) => result,
+    };
+    return db.withPlugin(plugin);
+  };
+}

@@ -1,8 +1,11 @@
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey, revokeApiKey } from '../../src/services/api-keys/index.ts';
 import { petstore } from '../helpers/cli.ts';
 import { graphql } from '../helpers/graphql.ts';
+import { spyOnQueries } from '../helpers/select-spy.ts';
+import type { SeenQuery } from '../helpers/select-spy.ts';
 import { expectErrorBody, startTestApp } from '../helpers/test-app.ts';
 import type { TestApp } from '../helpers/test-app.ts';
 
@@ -94,6 +97,27 @@ describe('bearer authentication (contract §5)', () => {
     const forged = `${t.key.slice(0, 12)}${'Z'.repeat(32)}`;
     const res = await t.app.inject({ url: '/v1/pets', headers: { authorization: `Bearer ${forged}` } });
     expect(res.statusCode).toBe(401);
+  });
+
+  it('looks up a known prefix with a wrong secret exactly as an unknown key: one read by the whole key hash, so timing tells nothing', async () => {
+    const reads: SeenQuery[] = [];
+    const spied = await startTestApp({}, spyOnQueries((query) => reads.push(query)));
+    try {
+      const readsFor = async (key: string) => {
+        reads.length = 0;
+        expect((await spied.app.inject({ url: '/v1/pets', headers: { authorization: `Bearer ${key}` } })).statusCode).toBe(401);
+        return reads.filter((q) => /api_keys/.test(q.sql));
+      };
+      const knownPrefix = `${spied.key.slice(0, 12)}${'Z'.repeat(32)}`;
+      const unknown = `psk_${'Q'.repeat(40)}`;
+      const [forKnown, forUnknown] = [await readsFor(knownPrefix), await readsFor(unknown)];
+      expect(forKnown).toHaveLength(1);
+      expect(forKnown.map((q) => q.sql)).toEqual(forUnknown.map((q) => q.sql));
+      expect(forKnown[0]?.parameters).toEqual([createHash('sha256').update(knownPrefix).digest('hex')]);
+      expect(forUnknown[0]?.parameters).toEqual([createHash('sha256').update(unknown).digest('hex')]);
+    } finally {
+      await spied.close();
+    }
   });
 
   it('issues keys of the form psk_ + 40 base62 characters and keeps them only as a SHA-256 hash', async () => {

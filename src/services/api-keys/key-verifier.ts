@@ -1,9 +1,8 @@
-import { timingSafeEqual } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { dataVersionOf } from '../../db/data-version.ts';
 import { preparedQuery } from '../../db/prepared-query.ts';
 import type { Database } from '../../db/types.ts';
-import { API_KEY_PATTERN, hashApiKey, keyPrefix } from './key-format.ts';
+import { API_KEY_PATTERN, hashApiKey } from './key-format.ts';
 
 export interface Principal {
   accountId: number;
@@ -43,9 +42,11 @@ interface CacheSlot {
   version: string;
 }
 
-// Every authenticated request runs this, so it is built once rather than per call.
-const findKey = preparedQuery((db: Kysely<Database>, prefix: string) =>
-  db.selectFrom('api_keys').select(['id', 'account_id', 'key_hash', 'revoked_at']).where('prefix', '=', prefix),
+// Every authenticated request runs this, so it is built once rather than per call. Found by
+// the whole key's hash, not its public prefix: an unknown prefix and a known prefix with a wrong
+// secret are then the same index miss, so timing cannot tell which prefixes exist.
+const findKey = preparedQuery((db: Kysely<Database>, keyHash: string) =>
+  db.selectFrom('api_keys').select(['id', 'account_id', 'revoked_at']).where('key_hash', '=', keyHash),
 );
 
 /**
@@ -82,11 +83,9 @@ export function createKeyVerifier(
     verified.set(id, { principal, version, expires: now + cacheTtlMs });
   }
 
-  async function lookUp(key: string, hash: Buffer, slot: CacheSlot | null): Promise<Principal | null> {
-    const [row] = await findKey(db, keyPrefix(key));
+  async function lookUp(hash: Buffer, slot: CacheSlot | null): Promise<Principal | null> {
+    const [row] = await findKey(db, hash.toString('hex'));
     if (!row || row.revoked_at !== null) return null;
-    // The prefix only finds the row; the secret part is checked in constant time.
-    if (!timingSafeEqual(Buffer.from(row.key_hash, 'hex'), hash)) return null;
     const principal = { accountId: row.account_id, keyId: row.id };
     const now = Date.now();
     lastUsed.set(row.id, now);
@@ -111,7 +110,7 @@ export function createKeyVerifier(
           return hit.principal;
         }
       }
-      return lookUp(key, hash, slot);
+      return lookUp(hash, slot);
     },
     flush,
     async close() {
