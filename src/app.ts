@@ -30,7 +30,7 @@ import { healthRoutes } from './rest/routes/health.ts';
 import { messagesRoutes } from './rest/routes/messages.ts';
 import { petsRoutes } from './rest/routes/pets.ts';
 import { storeOrdersRoutes } from './rest/routes/store-orders.ts';
-import { errorBodySchema } from './rest/schemas.ts';
+import { NAMED_SCHEMAS } from './rest/schemas.ts';
 import { createKeyVerifier } from './services/api-keys/index.ts';
 import { strictAjv } from './services/validation/validator.ts';
 
@@ -102,7 +102,11 @@ export async function createApp({ config, db = openDatabase(config.databaseUrl),
       maxAge: 600,
     });
   }
-  app.addSchema(errorBodySchema);
+  for (const [name, schema] of Object.entries(NAMED_SCHEMAS)) {
+    app.addSchema({ $id: name, ...schema });
+    // Bodies are validated by our own ajv (setValidatorCompiler), which resolves a route's `$ref` itself.
+    if (!strictAjv.getSchema(name)) strictAjv.addSchema({ $id: name, ...schema });
+  }
 
   await useOpenApi(app, config);
   await app.register(healthRoutes, { db });

@@ -1,7 +1,10 @@
 import { errorCatalogue } from '../errors/index.ts';
+import type { ErrorCode } from '../errors/index.ts';
+import { messageSchema, sendMessageSchema } from '../services/messages/index.ts';
+import { advanceOrderSchema, orderSchema, placeOrderSchema } from '../services/orders/index.ts';
+import { newPetSchema, petSchema } from '../services/pets/index.ts';
 
 export const errorBodySchema = {
-  $id: 'Error',
   type: 'object',
   description: 'Body of every error response (contract §2.4).',
   required: ['code', 'message', 'status'],
@@ -12,19 +15,66 @@ export const errorBodySchema = {
   },
 } as const;
 
-const errorRef = { $ref: 'Error#' } as const;
+/**
+ * The records of the API under the names client generators give their types: each becomes
+ * `#/components/schemas/<name>` in the OpenAPI document, and routes refer to it by name.
+ * The objects are the services' own rules, so the document cannot drift from the checks.
+ */
+export const NAMED_SCHEMAS = {
+  Pet: petSchema,
+  NewPet: newPetSchema,
+  Order: orderSchema,
+  NewOrder: placeOrderSchema,
+  OrderStatusChange: advanceOrderSchema,
+  Message: messageSchema,
+  NewMessage: sendMessageSchema,
+  Error: errorBodySchema,
+} as const;
 
-/** Response entries for the error statuses a route can answer with. */
-export function errorResponses(...statuses: number[]): Record<number, { description: string } & typeof errorRef> {
-  const descriptions: Record<number, string> = {
-    400: 'Missing or invalid values (Error).',
-    401: 'Missing or invalid API key (Error).',
-    404: 'The requested resource could not be found (Error).',
-    409: 'The request conflicts with the current state (Error).',
-    501: 'Not implemented yet (Error).',
-    503: 'Not ready (Error).',
-  };
-  return Object.fromEntries(statuses.map((s) => [s, { ...errorRef, description: descriptions[s] ?? 'Error.' }]));
+export type SchemaName = keyof typeof NAMED_SCHEMAS;
+
+export const ref = (name: SchemaName) => ({ $ref: `${name}#` }) as const;
+
+const STATUS_MEANING: Record<number, string> = {
+  400: 'Missing or invalid values.',
+  401: 'Missing or invalid API key.',
+  404: 'The requested resource could not be found.',
+  409: 'The request conflicts with the current state.',
+  422: 'The Idempotency-Key was already used with another request.',
+  429: 'A rate limit is spent; see Retry-After.',
+  503: 'Not ready.',
+};
+
+/**
+ * Response entries for the error codes a route can answer with, grouped by status: each
+ * status refers to the Error schema and shows one example per code (named by the code), so
+ * a 401 shows UNAUTHORIZED and a 404 its own NOT_FOUND code.
+ */
+export function errorResponses(...codes: ErrorCode[]): Record<number, object> {
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of codes) {
+    const { status } = errorCatalogue[code];
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  return Object.fromEntries(
+    [...byStatus].map(([status, group]) => [
+      status,
+      {
+        description: `${STATUS_MEANING[status] ?? 'Error.'} Error body with code ${group.map((c) => `\`${c}\``).join(', ')}.`,
+        content: {
+          'application/json': {
+            schema: ref('Error'),
+            examples: Object.fromEntries(group.map((code) => [code, { value: { code, message: errorCatalogue[code].message, status } }])),
+          },
+        },
+      },
+    ]),
+  );
 }
+
+/** What every keyed route can be refused with before its own rules run. */
+export const KEYED = ['UNAUTHORIZED', 'RATE_LIMITED'] as const satisfies readonly ErrorCode[];
+/** What every route with a JSON body can be refused with. */
+export const JSON_BODY = ['VALIDATION_FAILED', 'INVALID_JSON', 'INVALID_CONTENT_TYPE'] as const satisfies readonly ErrorCode[];
 
 export const bearerSecurity = [{ bearerAuth: [] }];

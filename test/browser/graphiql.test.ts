@@ -63,4 +63,20 @@ describe('GraphiQL in a real browser', () => {
     expect(await page.getByText('Petstore Gateway').first().isVisible()).toBe(true);
     expect(blocked).toEqual([]);
   }, 60_000);
+
+  it('disables the test panel of GET /store/orders only (contract §4.5)', async () => {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    await page.goto(`${origin}/v1/docs/`);
+    const operation = (id: string) => page.locator(`#operations-${id}`);
+    for (const id of ['store-listStoreOrders', 'pets-listPets', 'store-placeStoreOrder']) {
+      await operation(id).locator('.opblock-summary').first().click();
+      await operation(id).locator('.opblock-body').waitFor({ timeout: 20_000 });
+    }
+    expect(await operation('pets-listPets').getByRole('button', { name: 'Try it out' }).count()).toBe(1);
+    expect(await operation('store-placeStoreOrder').getByRole('button', { name: 'Try it out' }).count()).toBe(1);
+    expect(await operation('store-listStoreOrders').getByRole('button', { name: 'Try it out' }).count()).toBe(0);
+    expect(await operation('store-listStoreOrders').getByRole('button', { name: 'Execute' }).count()).toBe(0);
+    // The operation is still documented: its parameters are listed.
+    expect(await operation('store-listStoreOrders').getByText('limit').count()).toBeGreaterThan(0);
+  }, 60_000);
 });

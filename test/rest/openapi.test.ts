@@ -1,6 +1,12 @@
+import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp } from '../helpers/test-app.ts';
+import { startTestApp, tempDir } from '../helpers/test-app.ts';
 import type { TestApp } from '../helpers/test-app.ts';
+
+const REDOCLY = fileURLToPath(new URL('../../node_modules/@redocly/cli/bin/cli.js', import.meta.url));
 
 let t: TestApp;
 type Operation = Record<string, unknown> & { parameters?: { name: string; in: string }[]; responses: Record<string, unknown> };
@@ -27,8 +33,8 @@ describe('GET /v1/openapi.json (no key needed)', () => {
     expect(doc.paths['/pets']?.post?.operationId).toBe('createPet');
     expect(doc.paths['/pets/{petId}']?.get?.operationId).toBe('getPet');
     expect(doc.paths['/pets']?.get?.parameters?.map((p) => p.name).sort()).toEqual(['cursor', 'limit', 'status']);
-    expect(Object.keys(doc.paths['/pets']?.post?.responses ?? {}).sort()).toEqual(['201', '400', '401']);
-    expect(Object.keys(doc.paths['/pets/{petId}']?.get?.responses ?? {}).sort()).toEqual(['200', '400', '401', '404']);
+    expect(Object.keys(doc.paths['/pets']?.post?.responses ?? {}).sort()).toEqual(['201', '400', '401', '409', '422', '429']);
+    expect(Object.keys(doc.paths['/pets/{petId}']?.get?.responses ?? {}).sort()).toEqual(['200', '400', '401', '404', '429']);
   });
 
   it('marks getPet deprecated and store orders experimental', () => {
@@ -46,9 +52,64 @@ describe('GET /v1/openapi.json (no key needed)', () => {
     const body = (doc.paths['/pets']?.post?.requestBody as { content: Record<string, { schema: Record<string, unknown> }> }).content[
       'application/json'
     ]?.schema;
-    expect(body).toMatchObject({ additionalProperties: false, required: ['name', 'categoryId'] });
+    expect(body).toEqual({ $ref: '#/components/schemas/NewPet' });
+    expect(doc.components.schemas?.NewPet).toMatchObject({ additionalProperties: false, required: ['name', 'categoryId'] });
     const res = await t.call({ method: 'POST', url: '/v1/pets', payload: { name: 'A', categoryId: 1, extra: true } });
     expect(res.statusCode).toBe(400);
+  });
+});
+
+describe('the document, for client generators', () => {
+  const media = (operation: Operation | undefined, status: string) =>
+    (operation?.responses[status] as { content: Record<string, { schema: unknown; examples?: Record<string, { value: unknown }> }> }).content['application/json'];
+
+  it('names every record: Pet, NewPet, Order, NewOrder, OrderStatusChange, Message, NewMessage, Error, and refers to them', () => {
+    expect(Object.keys(doc.components.schemas ?? {}).sort()).toEqual(['Error', 'Message', 'NewMessage', 'NewOrder', 'NewPet', 'Order', 'OrderStatusChange', 'Pet']);
+    expect(media(doc.paths['/pets']?.get, '200')?.schema).toMatchObject({ type: 'array', items: { $ref: '#/components/schemas/Pet' } });
+    expect(media(doc.paths['/store/orders']?.post, '201')?.schema).toEqual({ $ref: '#/components/schemas/Order' });
+    expect(media(doc.paths['/messages']?.post, '201')?.schema).toEqual({ $ref: '#/components/schemas/Message' });
+    const requestBody = (path: string, method: string) =>
+      (doc.paths[path]?.[method]?.requestBody as { content: Record<string, { schema: unknown }> }).content['application/json']?.schema;
+    expect(requestBody('/store/orders', 'post')).toEqual({ $ref: '#/components/schemas/NewOrder' });
+    expect(requestBody('/store/orders/{orderId}', 'patch')).toEqual({ $ref: '#/components/schemas/OrderStatusChange' });
+    expect(requestBody('/messages', 'post')).toEqual({ $ref: '#/components/schemas/NewMessage' });
+  });
+
+  it('shows each error response with examples of its own codes', () => {
+    const codes = (path: string, method: string, status: string) => Object.keys(media(doc.paths[path]?.[method], status)?.examples ?? {});
+    expect(codes('/pets', 'get', '401')).toEqual(['UNAUTHORIZED']);
+    expect(codes('/pets', 'get', '400')).toEqual(['VALIDATION_FAILED', 'INVALID_CURSOR']);
+    expect(codes('/pets/{petId}', 'get', '404')).toEqual(['PET_NOT_FOUND']);
+    expect(codes('/store/orders', 'post', '409')).toEqual(['PET_NOT_AVAILABLE', 'IDEMPOTENCY_KEY_IN_USE']);
+    expect(codes('/messages/{id}', 'get', '404')).toEqual(['MESSAGE_NOT_FOUND']);
+    for (const [path, methods] of Object.entries(doc.paths)) {
+      for (const [method, operation] of Object.entries(methods)) {
+        for (const [status, response] of Object.entries(operation.responses)) {
+          if (Number(status) < 400) continue;
+          const examples = media(operation, status)?.examples ?? {};
+          expect(Object.keys(examples).length, `${method} ${path} ${status}`).toBeGreaterThan(0);
+          for (const [code, { value }] of Object.entries(examples)) expect(value, `${method} ${path} ${status}`).toEqual({ code, message: expect.any(String), status: Number(status) });
+          expect(response).toMatchObject({ description: expect.stringContaining('Error body') });
+        }
+      }
+    }
+  });
+
+  it('leaves GraphQL out (its schema describes it) and marks the store orders list without a test panel', () => {
+    expect(Object.keys(doc.paths).filter((p) => p.includes('graphql'))).toEqual([]);
+    expect(doc.paths['/store/orders']?.get?.['x-try-it-out']).toBe(false);
+    expect(doc.paths['/pets']?.get?.['x-try-it-out']).toBeUndefined();
+  });
+
+  it('passes Redocly lint with its recommended rules: no errors, and only the warnings docs/rest-api.md explains', () => {
+    const dir = tempDir();
+    const file = join(dir, 'openapi.json');
+    writeFileSync(file, JSON.stringify(doc));
+    const lint = spawnSync(process.execPath, [REDOCLY, 'lint', file, '--extends', 'recommended', '--format', 'json'], { encoding: 'utf8', timeout: 60_000 });
+    const report = JSON.parse(lint.stdout) as { problems: { ruleId: string; severity: string; location: { pointer: string }[] }[] };
+    expect(report.problems.filter((p) => p.severity === 'error')).toEqual([]);
+    const warnings = report.problems.map((p) => `${p.ruleId} ${p.location[0]?.pointer ?? ''}`).sort();
+    expect(warnings).toEqual(['info-license #/info', 'operation-4xx-response #/paths/~1healthz/get/responses', 'operation-4xx-response #/paths/~1readyz/get/responses']);
   });
 });
 

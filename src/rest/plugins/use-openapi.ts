@@ -2,6 +2,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../config/load-config.ts';
+import { TRY_IT_OUT_SCRIPT } from './swagger-try-it-out.ts';
 
 // @fastify/swagger copies these into the operation but does not declare them.
 declare module 'fastify' {
@@ -10,6 +11,8 @@ declare module 'fastify' {
     servers?: ReadonlyArray<{ url: string; description?: string }>;
     /** Contract §4.5: some endpoints carry an experimental or beta marking. */
     'x-stability'?: 'experimental' | 'beta';
+    /** false: the docs page shows no "Try it out" for this operation (contract §4.5, store orders). */
+    'x-try-it-out'?: false;
   }
 }
 
@@ -48,7 +51,11 @@ export async function useOpenApi(app: FastifyInstance, config: Config): Promise<
   });
 
   // Assets are served from the package itself: the docs work with no internet access.
-  await app.register(swaggerUi, { routePrefix: '/v1/docs', uiConfig: { persistAuthorization: true } });
+  await app.register(swaggerUi, {
+    routePrefix: '/v1/docs',
+    uiConfig: { persistAuthorization: true },
+    theme: { js: [{ filename: 'try-it-out.js', content: TRY_IT_OUT_SCRIPT }] },
+  });
 
   app.get('/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 }

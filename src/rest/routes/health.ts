@@ -9,10 +9,24 @@ const statusSchema = { type: 'object', required: ['status'], properties: { statu
 
 /** Probes for orchestrators; they need no key. */
 export const healthRoutes: FastifyPluginAsync<{ db: Kysely<Database> }> = async (app, { db }) => {
-  app.get('/healthz', { config: { unmetered: true }, schema: { summary: 'Alive', tags: ['health'], servers: rootServer, response: { 200: statusSchema } } }, async () => ({ status: 'ok' }));
+  app.get(
+    '/healthz',
+    { config: { unmetered: true }, schema: { operationId: 'healthz', summary: 'Alive', tags: ['health'], security: [], servers: rootServer, response: { 200: statusSchema } } },
+    async () => ({ status: 'ok' }),
+  );
   app.get(
     '/readyz',
-    { config: { unmetered: true }, schema: { summary: 'Ready: the database answers', tags: ['health'], servers: rootServer, response: { 200: statusSchema, ...errorResponses(503) } } },
+    {
+      config: { unmetered: true },
+      schema: {
+        operationId: 'readyz',
+        summary: 'Ready: the database answers',
+        tags: ['health'],
+        security: [],
+        servers: rootServer,
+        response: { 200: statusSchema, ...errorResponses('NOT_READY') },
+      },
+    },
     async () => {
       await checkDatabase(db);
       return { status: 'ready' };

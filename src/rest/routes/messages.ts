@@ -2,9 +2,9 @@ import type { FastifyPluginAsync, preHandlerAsyncHookHandler } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/types.ts';
 import { requirePrincipal } from '../../services/api-keys/index.ts';
-import { getMessage, messageIdSchema, messageSchema, sendMessage, sendMessageSchema } from '../../services/messages/index.ts';
+import { getMessage, messageIdSchema, sendMessage } from '../../services/messages/index.ts';
 import type { IdempotencyHooks } from '../plugins/idempotency-hooks.ts';
-import { bearerSecurity, errorResponses } from '../schemas.ts';
+import { bearerSecurity, errorResponses, JSON_BODY, KEYED, ref } from '../schemas.ts';
 
 // Contract §4.4: the quickstart lives on its own base address, outside /v1.
 const messagesServer = [{ url: '/', description: 'The messages base address (this server, outside /v1).' }];
@@ -29,14 +29,14 @@ export const messagesRoutes: FastifyPluginAsync<MessagesRoutesOptions> = async (
         tags: ['messages'],
         servers: messagesServer,
         security: bearerSecurity,
-        body: sendMessageSchema,
+        body: ref('NewMessage'),
         response: {
           201: {
             description: 'Queued: accepted, and may not yet be processed.',
-            ...messageSchema,
+            ...ref('Message'),
             headers: { Location: { type: 'string', description: 'Where the message record can be read.' } },
           },
-          ...errorResponses(400, 401),
+          ...errorResponses(...JSON_BODY, ...KEYED, 'IDEMPOTENCY_KEY_IN_USE', 'IDEMPOTENCY_KEY_REUSED'),
         },
       },
     },
@@ -56,7 +56,7 @@ export const messagesRoutes: FastifyPluginAsync<MessagesRoutesOptions> = async (
         servers: messagesServer,
         security: bearerSecurity,
         params: { type: 'object', required: ['id'], properties: { id: messageIdSchema } },
-        response: { 200: { description: 'The message.', ...messageSchema }, ...errorResponses(400, 401, 404) },
+        response: { 200: { description: 'The message.', ...ref('Message') }, ...errorResponses('VALIDATION_FAILED', ...KEYED, 'MESSAGE_NOT_FOUND') },
       },
     },
     async (request) => getMessage(db, requirePrincipal(request).accountId, request.params.id),

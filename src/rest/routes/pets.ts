@@ -1,11 +1,11 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/types.ts';
-import { createPet, getPet, listPets, listPetsQuerySchema, newPetSchema, petIdSchema, petSchema } from '../../services/pets/index.ts';
+import { createPet, getPet, listPets, listPetsQuerySchema, petIdSchema } from '../../services/pets/index.ts';
 import type { ListPetsQuery } from '../../services/pets/index.ts';
 import { nextLink } from '../next-link.ts';
 import type { IdempotencyHooks } from '../plugins/idempotency-hooks.ts';
-import { bearerSecurity, errorResponses } from '../schemas.ts';
+import { bearerSecurity, errorResponses, JSON_BODY, KEYED, ref } from '../schemas.ts';
 
 export interface PetsRoutesOptions {
   db: Kysely<Database>;
@@ -34,10 +34,10 @@ export const petsRoutes: FastifyPluginAsync<PetsRoutesOptions> = async (app, { d
           200: {
             description: 'A page of pets.',
             type: 'array',
-            items: petSchema,
+            items: ref('Pet'),
             headers: { Link: { type: 'string', description: 'rel="next" link to the following page, when there is one.' } },
           },
-          ...errorResponses(400, 401),
+          ...errorResponses('VALIDATION_FAILED', 'INVALID_CURSOR', ...KEYED),
         },
       },
     },
@@ -58,8 +58,11 @@ export const petsRoutes: FastifyPluginAsync<PetsRoutesOptions> = async (app, { d
         summary: 'Add an animal',
         tags: ['pets'],
         security: bearerSecurity,
-        body: newPetSchema,
-        response: { 201: { description: 'The created pet.', ...petSchema }, ...errorResponses(400, 401) },
+        body: ref('NewPet'),
+        response: {
+          201: { description: 'The created pet.', ...ref('Pet'), headers: { Location: { type: 'string', description: 'Where the pet can be read.' } } },
+          ...errorResponses(...JSON_BODY, ...KEYED, 'IDEMPOTENCY_KEY_IN_USE', 'IDEMPOTENCY_KEY_REUSED'),
+        },
       },
     },
     async (request, reply) => {
@@ -78,7 +81,7 @@ export const petsRoutes: FastifyPluginAsync<PetsRoutesOptions> = async (app, { d
         deprecated: true,
         security: bearerSecurity,
         params: { type: 'object', required: ['petId'], properties: { petId: petIdSchema } },
-        response: { 200: { description: 'The pet.', ...petSchema }, ...errorResponses(400, 401, 404) },
+        response: { 200: { description: 'The pet.', ...ref('Pet') }, ...errorResponses('VALIDATION_FAILED', ...KEYED, 'PET_NOT_FOUND') },
       },
       // onSend runs for every answer of this route, errors included, so even a 401 says it is deprecated.
       onSend: async (_request, reply, payload) => {

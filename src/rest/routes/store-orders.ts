@@ -4,20 +4,17 @@ import type { Database } from '../../db/types.ts';
 import { requirePrincipal } from '../../services/api-keys/index.ts';
 import {
   advanceOrder,
-  advanceOrderSchema,
   cancelOrder,
   getOrder,
   listOrders,
   listOrdersQuerySchema,
   orderIdSchema,
-  orderSchema,
   placeOrder,
-  placeOrderSchema,
 } from '../../services/orders/index.ts';
 import type { ListOrdersQuery } from '../../services/orders/index.ts';
 import { nextLink } from '../next-link.ts';
 import type { IdempotencyHooks } from '../plugins/idempotency-hooks.ts';
-import { bearerSecurity, errorResponses } from '../schemas.ts';
+import { bearerSecurity, errorResponses, JSON_BODY, KEYED, ref } from '../schemas.ts';
 
 export interface StoreOrdersRoutesOptions {
   db: Kysely<Database>;
@@ -44,7 +41,17 @@ export const storeOrdersRoutes: FastifyPluginAsync<StoreOrdersRoutesOptions> = a
         operationId: 'listStoreOrders',
         summary: 'List your orders (experimental)',
         querystring: listOrdersQuerySchema,
-        response: { 200: { description: 'A page of your orders.', type: 'array', items: orderSchema }, ...errorResponses(400, 401) },
+        response: {
+          200: {
+            description: 'A page of your orders.',
+            type: 'array',
+            items: ref('Order'),
+            headers: { Link: { type: 'string', description: 'rel="next" link to the following page, when there is one.' } },
+          },
+          ...errorResponses('VALIDATION_FAILED', 'INVALID_CURSOR', ...KEYED),
+        },
+        // Contract §4.5: the interactive test panel of this operation is disabled in the docs page.
+        'x-try-it-out': false,
       },
     },
     async (request, reply) => {
@@ -64,8 +71,11 @@ export const storeOrdersRoutes: FastifyPluginAsync<StoreOrdersRoutesOptions> = a
         operationId: 'placeStoreOrder',
         summary: 'Place an order for an available pet (experimental)',
         description: 'The pet becomes `pending`. Of two orders for one pet, exactly one succeeds; the other gets 409 PET_NOT_AVAILABLE.',
-        body: placeOrderSchema,
-        response: { 201: { description: 'The placed order.', ...orderSchema }, ...errorResponses(400, 401, 404, 409) },
+        body: ref('NewOrder'),
+        response: {
+          201: { description: 'The placed order.', ...ref('Order'), headers: { Location: { type: 'string', description: 'Where the order can be read.' } } },
+          ...errorResponses(...JSON_BODY, ...KEYED, 'PET_NOT_FOUND', 'PET_NOT_AVAILABLE', 'IDEMPOTENCY_KEY_IN_USE', 'IDEMPOTENCY_KEY_REUSED'),
+        },
       },
     },
     async (request, reply) => {
@@ -82,7 +92,7 @@ export const storeOrdersRoutes: FastifyPluginAsync<StoreOrdersRoutesOptions> = a
         operationId: 'getStoreOrder',
         summary: 'Get one of your orders (experimental)',
         params: orderParams,
-        response: { 200: { description: 'The order.', ...orderSchema }, ...errorResponses(400, 401, 404) },
+        response: { 200: { description: 'The order.', ...ref('Order') }, ...errorResponses('VALIDATION_FAILED', ...KEYED, 'ORDER_NOT_FOUND') },
       },
     },
     async (request) => getOrder(db, requirePrincipal(request).accountId, request.params.orderId),
@@ -97,8 +107,11 @@ export const storeOrdersRoutes: FastifyPluginAsync<StoreOrdersRoutesOptions> = a
         summary: 'Move an order one step forward: placed → approved → delivered (experimental)',
         description: 'Delivery completes the order and marks the pet `sold`. Backward or skipped steps are 409.',
         params: orderParams,
-        body: advanceOrderSchema,
-        response: { 200: { description: 'The updated order.', ...orderSchema }, ...errorResponses(400, 401, 404, 409) },
+        body: ref('OrderStatusChange'),
+        response: {
+          200: { description: 'The updated order.', ...ref('Order') },
+          ...errorResponses(...JSON_BODY, ...KEYED, 'ORDER_NOT_FOUND', 'INVALID_ORDER_TRANSITION'),
+        },
       },
     },
     async (request) => advanceOrder(db, requirePrincipal(request).accountId, request.params.orderId, request.body),
@@ -113,7 +126,7 @@ export const storeOrdersRoutes: FastifyPluginAsync<StoreOrdersRoutesOptions> = a
         summary: 'Cancel an order before delivery (experimental)',
         description: 'The order is removed and its pet is `available` again. A delivered order is 409.',
         params: orderParams,
-        response: { 204: { description: 'Cancelled.', type: 'null' }, ...errorResponses(400, 401, 404, 409) },
+        response: { 204: { description: 'Cancelled.', type: 'null' }, ...errorResponses('VALIDATION_FAILED', ...KEYED, 'ORDER_NOT_FOUND', 'INVALID_ORDER_TRANSITION') },
       },
     },
     async (request, reply) => {
