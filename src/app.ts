@@ -42,7 +42,17 @@ export interface AppOptions {
   logStream?: { write(line: string): void };
 }
 
-const EXPOSED_HEADERS = ['Link', 'Location', 'Retry-After', 'RateLimit', 'RateLimit-Policy', 'X-Request-Id', 'Deprecation', 'Sunset', 'X-API-Stability'];
+const EXPOSED_HEADERS = [
+  'Link',
+  'Location',
+  'Retry-After',
+  'RateLimit',
+  'RateLimit-Policy',
+  'X-Request-Id',
+  'Deprecation',
+  'Sunset',
+  'X-API-Stability',
+];
 
 /** Builds the whole server on the configured database, migrated, without listening. Closing it closes the database. */
 export async function createApp({ config, db = openDatabase(config.databaseUrl), logStream }: AppOptions): Promise<FastifyInstance> {
@@ -83,7 +93,9 @@ export async function createApp({ config, db = openDatabase(config.databaseUrl),
   app.server.on('connect', refuseConnect);
   app.decorateRequest('principal', null);
   app.decorateRequest('idempotency', null);
-  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? strictAjv.compile(schema) : compileParamValidator(schema as Parameters<typeof compileParamValidator>[0])));
+  app.setValidatorCompiler(({ schema, httpPart }) =>
+    httpPart === 'body' ? strictAjv.compile(schema) : compileParamValidator(schema as Parameters<typeof compileParamValidator>[0]),
+  );
   // JSON is the only body this API reads; anything else is refused with INVALID_CONTENT_TYPE.
   app.removeContentTypeParser('text/plain');
   useSecurityHeaders(app);
@@ -137,7 +149,9 @@ export async function createApp({ config, db = openDatabase(config.databaseUrl),
     ? startDeliveryWorker({
         db,
         log: deliveryLog,
-        transport: delivery.webhookUrl ? webhookTransport({ url: delivery.webhookUrl, timeoutMs: delivery.webhookTimeoutMs }) : logTransport(deliveryLog),
+        transport: delivery.webhookUrl
+          ? webhookTransport({ url: delivery.webhookUrl, timeoutMs: delivery.webhookTimeoutMs })
+          : logTransport(deliveryLog),
         pollMs: delivery.pollMs,
         leaseMs: delivery.leaseMs,
         maxAttempts: delivery.maxAttempts,

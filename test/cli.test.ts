@@ -130,7 +130,9 @@ describe('petstore CLI', () => {
 
   it('migrates, creates keys (the key alone on the last line), lists them without the key, and revokes', () => {
     const env = { DATABASE_URL: join(tempDir(), 'nested', 'cli.db') };
-    expect(petstore(['migrate'], env).stdout).toMatch(/Applied 4 migration\(s\): 0001-initial, 0002-orders-and-delivery, 0003-idempotency-keys, 0004-api-key-hash-index/);
+    expect(petstore(['migrate'], env).stdout).toMatch(
+      /Applied 4 migration\(s\): 0001-initial, 0002-orders-and-delivery, 0003-idempotency-keys, 0004-api-key-hash-index/,
+    );
     expect(petstore(['migrate'], env).stdout).toMatch(/up to date/);
 
     const created = petstore(['keys', 'create', '--account', 'alice'], env);
@@ -171,7 +173,11 @@ describe('petstore CLI', () => {
     expect(server.output()).toContain(`GraphiQL: ${server.origin}/graphql`);
     const as = (key: string) => ({ authorization: `Bearer ${key}`, 'content-type': 'application/json' });
 
-    const created = await fetch(`${server.origin}/v1/pets`, { method: 'POST', headers: as(firstKey), body: JSON.stringify({ name: 'Survivor', categoryId: 7 }) });
+    const created = await fetch(`${server.origin}/v1/pets`, {
+      method: 'POST',
+      headers: as(firstKey),
+      body: JSON.stringify({ name: 'Survivor', categoryId: 7 }),
+    });
     expect(created.status).toBe(201);
     const pet = (await created.json()) as { id: number };
 
@@ -219,7 +225,7 @@ describe('petstore CLI', () => {
     expect(petstore(['keys', 'list'], env).stdout).toMatch(/No API keys yet/);
   });
 
-  it('shows a quiet server\'s log lines within a moment, not only once a batch fills or at exit', async () => {
+  it("shows a quiet server's log lines within a moment, not only once a batch fills or at exit", async () => {
     const server = await startServer({ DATABASE_URL: join(tempDir(), 'log.db'), LOG_LEVEL: 'info' });
     await fetch(`${server.origin}/v1/pets`);
     // Nothing fills an 8 KiB batch here and the server keeps running: a line shows only through the 100 ms flush.

@@ -37,7 +37,12 @@ function walkthrough(): Step[] {
 }
 
 function matcher(expected: string): RegExp {
-  return new RegExp(`^${expected.split('…').map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
+  return new RegExp(
+    `^${expected
+      .split('…')
+      .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+      .join('.*')}$`,
+  );
 }
 
 describe('README', () => {

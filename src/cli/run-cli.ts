@@ -69,7 +69,8 @@ export async function runCli(argv: string[]): Promise<void> {
   try {
     await run(argv);
   } catch (error) {
-    const usage = error instanceof UsageError || (error instanceof Error && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS'));
+    const usage =
+      error instanceof UsageError || (error instanceof Error && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS'));
     const message = error instanceof Error ? error.message : String(error);
     process.stderr.write(usage ? `petstore: ${message}\n\n${HELP[''] ?? ''}\n` : `petstore: ${message}\n`);
     process.exitCode = usage ? 2 : 1;

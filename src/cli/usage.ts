@@ -1,4 +1,7 @@
-/** Help for each command, by the words that name it; `petstore help`, `petstore <command> --help` and `petstore help <command>` print these. */
+/**
+ * Help for each command, by the words that name it: `petstore help`, `petstore <command> --help`
+ * and `petstore help <command>` print these.
+ */
 export const HELP: Record<string, string> = {
   '': `Usage: petstore <command> [options]
 

@@ -86,7 +86,6 @@ function flag(problems: string[], env: Env, name: string, fallback: boolean): bo
   return fallback;
 }
 
-
 function integer(problems: string[], env: Env, name: string, fallback: number, min: number, max: number): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
@@ -129,7 +128,10 @@ function deliveryConfig(problems: string[], env: Env): DeliveryConfig {
 
 function origins(problems: string[], env: Env): string[] {
   const raw = env.CORS_ORIGINS ?? '';
-  const list = raw.split(',').map((o) => o.trim()).filter((o) => o !== '');
+  const list = raw
+    .split(',')
+    .map((o) => o.trim())
+    .filter((o) => o !== '');
   for (const origin of list) {
     let ok = false;
     try {

@@ -56,7 +56,10 @@ export function startDeliveryWorker({
     if (!(await settleMessage(db, claimed, outcome))) {
       log.warn({ messageId: message.id }, 'lease lost before the attempt was recorded; another worker has the message');
     } else {
-      log.debug({ messageId: message.id, status: outcome.status, attempts: message.attempts, transport: transport.name }, 'delivery attempt');
+      log.debug(
+        { messageId: message.id, status: outcome.status, attempts: message.attempts, transport: transport.name },
+        'delivery attempt',
+      );
     }
   }
 

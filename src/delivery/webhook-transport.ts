@@ -25,7 +25,8 @@ export function webhookTransport({ url, timeoutMs }: WebhookOptions): Transport 
         });
       } catch (error) {
         if (error instanceof Error && error.name === 'TimeoutError') throw new DeliveryError(`webhook timed out after ${timeoutMs} ms`);
-        const code = error instanceof Error && error.cause instanceof Error && 'code' in error.cause ? String(error.cause.code) : 'network error';
+        const code =
+          error instanceof Error && error.cause instanceof Error && 'code' in error.cause ? String(error.cause.code) : 'network error';
         throw new DeliveryError(`webhook unreachable (${code})`);
       }
       // The body is not needed; cancelling frees the connection.

@@ -18,7 +18,10 @@ export const errorCatalogue = {
   API_KEY_NOT_FOUND: { status: 404, message: 'No such API key.' },
   ORDER_NOT_FOUND: { status: 404, message: 'The requested order could not be found.' },
   METHOD_NOT_ALLOWED: { status: 405, message: 'The method is not allowed on this route.' },
-  NOT_ACCEPTABLE: { status: 406, message: 'The answer can only be JSON: send Accept: application/json (GraphQL also takes application/graphql-response+json).' },
+  NOT_ACCEPTABLE: {
+    status: 406,
+    message: 'The answer can only be JSON: send Accept: application/json (GraphQL also takes application/graphql-response+json).',
+  },
   IDEMPOTENCY_KEY_IN_USE: { status: 409, message: 'A request with this Idempotency-Key is still being handled; retry shortly.' },
   PET_NOT_AVAILABLE: { status: 409, message: 'Only an available pet can be ordered.' },
   INVALID_ORDER_TRANSITION: { status: 409, message: 'Orders move forward one step at a time: placed, approved, delivered.' },

@@ -65,7 +65,11 @@ export function createMaskError({ production = false }: MaskErrorOptions = {}): 
       if (typeof graphQLError.extensions.status === 'number') return graphQLError;
       const http = graphQLError.extensions.http as HttpExtension | undefined;
       const yogaCode = http?.status ? CODE_FOR_STATUS[http.status] : undefined;
-      if (yogaCode && http?.status) return withCode(graphQLError, words(graphQLError.message), yogaCode, http.status, { status: http.status, headers: http.headers ?? {} });
+      if (yogaCode && http?.status)
+        return withCode(graphQLError, words(graphQLError.message), yogaCode, http.status, {
+          status: http.status,
+          headers: http.headers ?? {},
+        });
       const code: ErrorCode = / limit of \d+ exceeded/.test(graphQLError.message)
         ? 'QUERY_TOO_COMPLEX'
         : graphQLError.message.startsWith('Syntax Error')

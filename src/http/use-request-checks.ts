@@ -23,7 +23,12 @@ export function useRequestChecks(app: FastifyInstance): void {
     }
     const type = request.headers['content-type'];
     if (type !== undefined && otherCharset(type)) {
-      done(new AppError('INVALID_CONTENT_TYPE', 'The request body must be JSON in UTF-8: send Content-Type: application/json (with charset=utf-8 or no charset).'));
+      done(
+        new AppError(
+          'INVALID_CONTENT_TYPE',
+          'The request body must be JSON in UTF-8: send Content-Type: application/json (with charset=utf-8 or no charset).',
+        ),
+      );
       return;
     }
     done();

@@ -29,5 +29,9 @@ export function clientErrorHandler(error: Error & { code?: string }, socket: Dup
 
 /** CONNECT asks for a tunnel, which node hands to a `connect` listener, not to the routes. This is no proxy: 405. */
 export function refuseConnect(request: IncomingMessage, socket: Duplex): void {
-  writeRaw(socket, new AppError('METHOD_NOT_ALLOWED', `CONNECT is not allowed on ${request.url ?? '/'}: this server is not a proxy.`), 'Allow: GET, HEAD, POST, PATCH, DELETE\r\n');
+  writeRaw(
+    socket,
+    new AppError('METHOD_NOT_ALLOWED', `CONNECT is not allowed on ${request.url ?? '/'}: this server is not a proxy.`),
+    'Allow: GET, HEAD, POST, PATCH, DELETE\r\n',
+  );
 }

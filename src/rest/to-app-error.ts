@@ -26,7 +26,9 @@ export function toAppError(error: unknown): AppError {
 
   if (error.validation && error.validation.length > 0) {
     const part = (error.validationContext ?? 'body') as InputPart;
-    return new AppError('VALIDATION_FAILED', describeIssue(part, error.validation[0] as Parameters<typeof describeIssue>[1]), { cause: error });
+    return new AppError('VALIDATION_FAILED', describeIssue(part, error.validation[0] as Parameters<typeof describeIssue>[1]), {
+      cause: error,
+    });
   }
   const known = frameworkCodes[error.code];
   if (known) return new AppError(known[0], known[1], { cause: error });

@@ -49,7 +49,11 @@ function rssMb(pid: number): number {
 
 async function launch(name: string, args: string[], env: Record<string, string>): Promise<BenchServer> {
   const port = await freePort();
-  const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' }, stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(process.execPath, args, {
+    cwd: root,
+    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   const origin = `http://127.0.0.1:${port}`;
   for (let i = 0; ; i++) {
     if (child.exitCode !== null) throw new Error(`${name} exited early`);
@@ -79,7 +83,9 @@ async function launch(name: string, args: string[], env: Record<string, string>)
 
 /** Compiles the server as `npm start` does. */
 export function buildProject(): void {
-  execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(root, 'tsconfig.build.json')], { stdio: 'inherit' });
+  execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(root, 'tsconfig.build.json')], {
+    stdio: 'inherit',
+  });
 }
 
 /** The Node flags of `npm start` (`node <flags> dist/cli/main.js serve`), so the bench runs what users run. */

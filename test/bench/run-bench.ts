@@ -77,9 +77,24 @@ const scenarios: Scenario[] = [
   { name: 'GET /v1/pets?limit=20', floor: list, project: list, expectStatus: 2 },
   { name: 'GraphQL pets(first: 20)', floor: list, project: gqlList, expectStatus: 2 },
   { name: 'POST /v1/pets', floor: create, project: create, expectStatus: 2 },
-  { name: 'GraphQL createPet', floor: create, project: gql('mutation { createPet(input: { name: "Bench", categoryId: 7 }) { id name categoryId status } }'), expectStatus: 2 },
-  { name: 'GET /v1/pets/{id}', floor: { method: 'GET', path: '/v1/pets/42' }, project: { method: 'GET', path: '/v1/pets/42' }, expectStatus: 2 },
-  { name: '401 rejection', floor: { method: 'GET', path: '/v1/pets', auth: false }, project: { method: 'GET', path: '/v1/pets', auth: false }, expectStatus: 4 },
+  {
+    name: 'GraphQL createPet',
+    floor: create,
+    project: gql('mutation { createPet(input: { name: "Bench", categoryId: 7 }) { id name categoryId status } }'),
+    expectStatus: 2,
+  },
+  {
+    name: 'GET /v1/pets/{id}',
+    floor: { method: 'GET', path: '/v1/pets/42' },
+    project: { method: 'GET', path: '/v1/pets/42' },
+    expectStatus: 2,
+  },
+  {
+    name: '401 rejection',
+    floor: { method: 'GET', path: '/v1/pets', auth: false },
+    project: { method: 'GET', path: '/v1/pets', auth: false },
+    expectStatus: 4,
+  },
 ];
 
 async function load(server: BenchServer, request: Request, key: string, seconds: number, expectStatus: 2 | 4): Promise<Run> {
@@ -98,7 +113,14 @@ async function load(server: BenchServer, request: Request, key: string, seconds:
       });
     },
   });
-  return { rps: result.requests.average, mean: result.latency.mean, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.timeouts, unexpected };
+  return {
+    rps: result.requests.average,
+    mean: result.latency.mean,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.timeouts,
+    unexpected,
+  };
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
@@ -108,7 +130,9 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'petstore-bench-'));
   const failures: string[] = [];
   try {
-    console.log(`Bench: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, node ${process.version}; ${connections} connections, ${duration} s × ${rounds} rounds, ${petCount} pets${smoke ? ' (smoke)' : ''}`);
+    console.log(
+      `Bench: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, node ${process.version}; ${connections} connections, ${duration} s × ${rounds} rounds, ${petCount} pets${smoke ? ' (smoke)' : ''}`,
+    );
     buildProject();
     const floorDb = join(dir, 'floor.db');
     const projectDb = join(dir, 'project.db');

@@ -32,9 +32,18 @@ function authorized(req: IncomingMessage): boolean {
 }
 
 const typeDefs = /* GraphQL */ `
-  type Pet { id: ID! name: String! categoryId: Int! status: String! }
-  type PetConnection { nodes: [Pet!]! }
-  type Query { pets(first: Int = 20): PetConnection! }
+  type Pet {
+    id: ID!
+    name: String!
+    categoryId: Int!
+    status: String!
+  }
+  type PetConnection {
+    nodes: [Pet!]!
+  }
+  type Query {
+    pets(first: Int = 20): PetConnection!
+  }
 `;
 const yoga = createYoga<{ req: IncomingMessage }, { authorized: boolean }>({
   schema: createSchema<{ req: IncomingMessage; authorized: boolean }>({

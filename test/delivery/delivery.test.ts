@@ -16,9 +16,23 @@ afterEach(async () => {
 
 // Where the receiver answers, the webhook timeout is far beyond any answer, so a loaded machine
 // cannot turn a 500 into a timeout; only the timeout test (a receiver that never answers) has a short one.
-const fast = { MESSAGE_DELIVERY: 'true', MESSAGE_POLL_MS: '20', MESSAGE_RETRY_BASE_MS: '50', MESSAGE_WEBHOOK_TIMEOUT_MS: '30000', MESSAGE_LEASE_MS: '60000' };
+const fast = {
+  MESSAGE_DELIVERY: 'true',
+  MESSAGE_POLL_MS: '20',
+  MESSAGE_RETRY_BASE_MS: '50',
+  MESSAGE_WEBHOOK_TIMEOUT_MS: '30000',
+  MESSAGE_LEASE_MS: '60000',
+};
 const timingOut = { MESSAGE_WEBHOOK_TIMEOUT_MS: '300', MESSAGE_LEASE_MS: '5000' };
-type Record_ = { id: string; status: string; attempts: number; failureReason: string | null; createdAt: string; updatedAt: string; message: string };
+type Record_ = {
+  id: string;
+  status: string;
+  attempts: number;
+  failureReason: string | null;
+  createdAt: string;
+  updatedAt: string;
+  message: string;
+};
 
 async function send(app: TestApp, text: string): Promise<Record_> {
   const res = await app.call({ method: 'POST', url: '/messages', payload: { message: text } });
@@ -27,10 +41,14 @@ async function send(app: TestApp, text: string): Promise<Record_> {
 }
 const read = async (app: TestApp, id: string): Promise<Record_> => (await app.call({ url: `/messages/${id}` })).json();
 const settled = (app: TestApp, id: string, status: string) =>
-  waitFor(async () => {
-    const record = await read(app, id);
-    return record.status === status ? record : null;
-  }, 15_000, `message ${id} to be ${status}`);
+  waitFor(
+    async () => {
+      const record = await read(app, id);
+      return record.status === status ? record : null;
+    },
+    15_000,
+    `message ${id} to be ${status}`,
+  );
 
 describe('message delivery', () => {
   it('delivers through the log transport by default: queued → sent', async () => {

@@ -53,9 +53,13 @@ describe('two server processes on one database', () => {
     const { env, headers } = sharedDatabase({ MESSAGE_DELIVERY: 'false' });
     const [a, b] = [await start(env), await start(env)];
     for (let round = 0; round < 5; round++) {
-      const pet = (await (await fetch(`${a.origin}/v1/pets`, { method: 'POST', headers, body: JSON.stringify({ name: `contested-${round}`, categoryId: 1 }) })).json()) as { id: number };
+      const pet = (await (
+        await fetch(`${a.origin}/v1/pets`, { method: 'POST', headers, body: JSON.stringify({ name: `contested-${round}`, categoryId: 1 }) })
+      ).json()) as { id: number };
       const attempts = Array.from({ length: 8 }, (_, i) =>
-        fetch(`${(i % 2 ? a : b).origin}/v1/store/orders`, { method: 'POST', headers, body: JSON.stringify({ petId: pet.id }) }).then((r) => r.status),
+        fetch(`${(i % 2 ? a : b).origin}/v1/store/orders`, { method: 'POST', headers, body: JSON.stringify({ petId: pet.id }) }).then(
+          (r) => r.status,
+        ),
       );
       const statuses = (await Promise.all(attempts)).sort();
       expect(statuses).toEqual([201, 409, 409, 409, 409, 409, 409, 409]);
@@ -71,18 +75,30 @@ describe('a crash mid-delivery', () => {
       return index === 0 ? 'hang' : 'ok';
     });
     const { env, headers } = sharedDatabase({ MESSAGE_WEBHOOK_URL: '' });
-    const crashy = { ...env, MESSAGE_WEBHOOK_URL: receiver.url, MESSAGE_WEBHOOK_TIMEOUT_MS: '1000', MESSAGE_LEASE_MS: '1500', MESSAGE_POLL_MS: '20' };
+    const crashy = {
+      ...env,
+      MESSAGE_WEBHOOK_URL: receiver.url,
+      MESSAGE_WEBHOOK_TIMEOUT_MS: '1000',
+      MESSAGE_LEASE_MS: '1500',
+      MESSAGE_POLL_MS: '20',
+    };
     const first = await start(crashy);
-    const sent = (await (await fetch(`${first.origin}/messages`, { method: 'POST', headers, body: JSON.stringify({ message: 'survive' }) })).json()) as { id: string };
+    const sent = (await (
+      await fetch(`${first.origin}/messages`, { method: 'POST', headers, body: JSON.stringify({ message: 'survive' }) })
+    ).json()) as { id: string };
     await waitFor(async () => firstSeen, 10_000, 'the first delivery attempt');
     // The server dies while the webhook still holds the request.
     expect(await first.stop('SIGKILL')).toBeNull();
 
     const second = await start(crashy);
-    const record = await waitFor(async () => {
-      const r = (await (await fetch(`${second.origin}/messages/${sent.id}`, { headers })).json()) as { status: string; attempts: number };
-      return r.status === 'sent' ? r : null;
-    }, 20_000, 'redelivery');
+    const record = await waitFor(
+      async () => {
+        const r = (await (await fetch(`${second.origin}/messages/${sent.id}`, { headers })).json()) as { status: string; attempts: number };
+        return r.status === 'sent' ? r : null;
+      },
+      20_000,
+      'redelivery',
+    );
     expect(record.attempts).toBe(2);
     // At least once: the retry carries the same id for the receiver to drop the repeat.
     expect(receiver.received.map((r) => r.idempotencyKey)).toEqual([sent.id, sent.id]);

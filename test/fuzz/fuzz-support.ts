@@ -56,11 +56,31 @@ export const headerText = fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e })
 /** Values of every JSON shape, with the edges that break naive code. */
 export const jsonValue = fc.oneof(
   fc.jsonValue({ maxDepth: 3 }),
-  fc.constantFrom(0, -1, 1.5, 2 ** 53, 2 ** 53 - 1, -(2 ** 53), 1e308, '', ' ', '\u0000', '1', 'null', 'available', 'Sold', '__proto__', 'a'.repeat(5000)),
+  fc.constantFrom(
+    0,
+    -1,
+    1.5,
+    2 ** 53,
+    2 ** 53 - 1,
+    -(2 ** 53),
+    1e308,
+    '',
+    ' ',
+    '\u0000',
+    '1',
+    'null',
+    'available',
+    'Sold',
+    '__proto__',
+    'a'.repeat(5000),
+  ),
 );
 
 export const anyObject = fc.dictionary(
-  fc.oneof(fc.constantFrom('name', 'categoryId', 'status', 'id', 'message', 'petId', 'quantity', 'shipDate', '__proto__', 'constructor'), fc.string({ maxLength: 12 })),
+  fc.oneof(
+    fc.constantFrom('name', 'categoryId', 'status', 'id', 'message', 'petId', 'quantity', 'shipDate', '__proto__', 'constructor'),
+    fc.string({ maxLength: 12 }),
+  ),
   jsonValue,
   { maxKeys: 5 },
 );

@@ -15,16 +15,25 @@ afterAll(async () => {
 });
 
 const property = (name: string, arb: fc.Arbitrary<unknown>, run: (value: never) => Promise<void>) =>
-  it(name, async () => {
-    await fc.assert(fc.asyncProperty(arb, run as (value: unknown) => Promise<void>), { numRuns: RUNS });
-    await expectOnlyValidRows(t);
-  }, 120_000);
+  it(
+    name,
+    async () => {
+      await fc.assert(fc.asyncProperty(arb, run as (value: unknown) => Promise<void>), { numRuns: RUNS });
+      await expectOnlyValidRows(t);
+    },
+    120_000,
+  );
 
 const bodyOrText = fc.oneof(anyObject, jsonValue, fc.string({ maxLength: 200 }));
-const contentType = fc.oneof(fc.constant('application/json'), fc.constant('application/json; charset=utf-8'), fc.constantFrom('text/plain', 'application/xml', 'multipart/form-data', ''), headerText);
+const contentType = fc.oneof(
+  fc.constant('application/json'),
+  fc.constant('application/json; charset=utf-8'),
+  fc.constantFrom('text/plain', 'application/xml', 'multipart/form-data', ''),
+  headerText,
+);
 
 function payloadOf(value: unknown, type: string): { payload: string; headers: Record<string, string> } {
-  const payload = typeof value === 'string' && type !== 'application/json' ? value : JSON.stringify(value) ?? '';
+  const payload = typeof value === 'string' && type !== 'application/json' ? value : (JSON.stringify(value) ?? '');
   return { payload, headers: type === '' ? {} : { 'content-type': type } };
 }
 
@@ -36,16 +45,26 @@ describe('REST under generated input', () => {
     });
   }
 
-  property('POST /v1/pets: near-valid pets', fc.record({ name: jsonValue, categoryId: jsonValue, status: jsonValue }, { requiredKeys: [] }), async (body: object) => {
-    expectCleanRestAnswer(await t.call({ method: 'POST', url: '/v1/pets', payload: body }));
-  });
+  property(
+    'POST /v1/pets: near-valid pets',
+    fc.record({ name: jsonValue, categoryId: jsonValue, status: jsonValue }, { requiredKeys: [] }),
+    async (body: object) => {
+      expectCleanRestAnswer(await t.call({ method: 'POST', url: '/v1/pets', payload: body }));
+    },
+  );
 
   for (const path of ['/v1/pets', '/v1/store/orders']) {
     property(
       `GET ${path}: query strings`,
-      fc.dictionary(fc.oneof(fc.constantFrom('limit', 'status', 'cursor'), fc.string({ maxLength: 8 })), fc.oneof(fc.string({ maxLength: 40 }), fc.integer().map(String)), { maxKeys: 4 }),
+      fc.dictionary(
+        fc.oneof(fc.constantFrom('limit', 'status', 'cursor'), fc.string({ maxLength: 8 })),
+        fc.oneof(fc.string({ maxLength: 40 }), fc.integer().map(String)),
+        { maxKeys: 4 },
+      ),
       async (query: Record<string, string>) => {
-        const search = Object.entries(query).map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&');
+        const search = Object.entries(query)
+          .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`)
+          .join('&');
         expectCleanRestAnswer(await t.call({ url: `${path}?${search}` }));
       },
     );
@@ -58,15 +77,22 @@ describe('REST under generated input', () => {
     ['PATCH', '/v1/store/orders/:id'],
     ['DELETE', '/v1/store/orders/:id'],
   ] as const) {
-    property(`${method} ${template}: path ids`, fc.oneof(fc.string({ maxLength: 30 }), fc.bigInt().map(String), fc.double().map(String)), async (id: string) => {
-      const url = template.replace(':id', encodeURIComponent(id) || '%20');
-      expectCleanRestAnswer(await t.call({ method, url, ...(method === 'PATCH' ? { payload: { status: 'approved' } } : {}) }));
-    });
+    property(
+      `${method} ${template}: path ids`,
+      fc.oneof(fc.string({ maxLength: 30 }), fc.bigInt().map(String), fc.double().map(String)),
+      async (id: string) => {
+        const url = template.replace(':id', encodeURIComponent(id) || '%20');
+        expectCleanRestAnswer(await t.call({ method, url, ...(method === 'PATCH' ? { payload: { status: 'approved' } } : {}) }));
+      },
+    );
   }
 
   property(
     'any route: headers (Authorization, Idempotency-Key, X-Request-Id, Accept)',
-    fc.record({ authorization: headerText, 'idempotency-key': headerText, 'x-request-id': headerText, accept: headerText }, { requiredKeys: [] }),
+    fc.record(
+      { authorization: headerText, 'idempotency-key': headerText, 'x-request-id': headerText, accept: headerText },
+      { requiredKeys: [] },
+    ),
     async (headers: Record<string, string>) => {
       expectCleanRestAnswer(await t.app.inject({ method: 'POST', url: '/v1/pets', payload: { name: 'hdr', categoryId: 1 }, headers }));
       expectCleanRestAnswer(await t.app.inject({ url: '/v1/pets', headers: { ...headers, authorization: `Bearer ${t.key}` } }));

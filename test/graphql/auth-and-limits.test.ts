@@ -40,14 +40,16 @@ describe('bearer keys on GraphQL', () => {
     expect(await t.db.selectFrom('pets').select('id').where('name', '=', 'Ghost').execute()).toEqual([]);
   });
 
-  it.each(['{ __schema { queryType { name } } }', '{ __type(name: "Pet") { name } }', '{ __typename }', 'query { ...I } fragment I on Query { __typename }'])(
-    'lets introspection-only %s through without a key',
-    async (query) => {
-      const { res, body } = await graphql(t, query, undefined, {});
-      expect(res.statusCode).toBe(200);
-      expect(body.errors).toBeUndefined();
-    },
-  );
+  it.each([
+    '{ __schema { queryType { name } } }',
+    '{ __type(name: "Pet") { name } }',
+    '{ __typename }',
+    'query { ...I } fragment I on Query { __typename }',
+  ])('lets introspection-only %s through without a key', async (query) => {
+    const { res, body } = await graphql(t, query, undefined, {});
+    expect(res.statusCode).toBe(200);
+    expect(body.errors).toBeUndefined();
+  });
 
   it('refuses a revoked key on its next operation', async () => {
     const { key, id } = await createApiKey(t.db, 'gql-revoked');
@@ -60,7 +62,10 @@ describe('bearer keys on GraphQL', () => {
 
 describe('sendMessage', () => {
   it('queues a message like POST /messages, readable over REST by the same account', async () => {
-    const { body } = await graphql(t, 'mutation { sendMessage(message: "via graphql") { id message status createdAt updatedAt attempts failureReason } }');
+    const { body } = await graphql(
+      t,
+      'mutation { sendMessage(message: "via graphql") { id message status createdAt updatedAt attempts failureReason } }',
+    );
     const message = body.data?.sendMessage as { id: string; createdAt: string };
     expect(message).toEqual({
       id: expect.stringMatching(/^msg_\d+$/),
@@ -150,7 +155,10 @@ describe('abuse limits, checked before execution', () => {
   });
 
   it('answers queries sent with GET', async () => {
-    const res = await t.app.inject({ url: `/graphql?query=${encodeURIComponent('{ pets(first: 1) { totalCount } }')}`, headers: { ...t.auth, accept: 'application/json' } });
+    const res = await t.app.inject({
+      url: `/graphql?query=${encodeURIComponent('{ pets(first: 1) { totalCount } }')}`,
+      headers: { ...t.auth, accept: 'application/json' },
+    });
     expect(res.statusCode).toBe(200);
     expect(res.json().data.pets.totalCount).toEqual(expect.any(Number));
   });

@@ -24,7 +24,9 @@ describe('unexpected errors', () => {
     );
     const { res, body } = await graphql(t, '{ pets { totalCount } }');
     expect(body.data).toBeNull();
-    expect(body.errors).toEqual([expect.objectContaining({ message: 'Unexpected error.', extensions: { code: 'INTERNAL_ERROR', status: 500 } })]);
+    expect(body.errors).toEqual([
+      expect.objectContaining({ message: 'Unexpected error.', extensions: { code: 'INTERNAL_ERROR', status: 500 } }),
+    ]);
     expect(res.body).not.toMatch(/fire|secret|\/var/);
     const logged = lines.map((l) => JSON.parse(l) as { msg: string; requestId?: string; err?: { message: string } });
     const entry = logged.find((l) => l.err?.message.includes('disk on fire'));
@@ -87,7 +89,9 @@ describe('the edges of GraphQL over HTTP', () => {
     t = await startTestApp();
     const res = await t.call({ method: 'POST', url: '/graphql', headers: { 'content-type': 'application/json' }, payload });
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ errors: [{ message: 'The request body must be a JSON object.', extensions: { code: 'VALIDATION_FAILED', status: 400 } }] });
+    expect(res.json()).toEqual({
+      errors: [{ message: 'The request body must be a JSON object.', extensions: { code: 'VALIDATION_FAILED', status: 400 } }],
+    });
   });
 
   it('counts aliases of __typename against the alias limit', async () => {
@@ -100,15 +104,30 @@ describe('the edges of GraphQL over HTTP', () => {
 
   it('adds no CORS headers of its own: only CORS_ORIGINS decides', async () => {
     t = await startTestApp();
-    const res = await t.call({ method: 'POST', url: '/graphql', headers: { origin: 'https://evil.example', 'content-type': 'application/json' }, payload: { query: '{ __typename }' } });
+    const res = await t.call({
+      method: 'POST',
+      url: '/graphql',
+      headers: { origin: 'https://evil.example', 'content-type': 'application/json' },
+      payload: { query: '{ __typename }' },
+    });
     expect(res.statusCode).toBe(200);
     expect(res.headers['access-control-allow-origin']).toBeUndefined();
     expect(res.headers['access-control-allow-credentials']).toBeUndefined();
     await t.close();
     t = await startTestApp({ CORS_ORIGINS: 'https://app.example' });
-    const allowed = await t.call({ method: 'POST', url: '/graphql', headers: { origin: 'https://app.example', 'content-type': 'application/json' }, payload: { query: '{ __typename }' } });
+    const allowed = await t.call({
+      method: 'POST',
+      url: '/graphql',
+      headers: { origin: 'https://app.example', 'content-type': 'application/json' },
+      payload: { query: '{ __typename }' },
+    });
     expect(allowed.headers['access-control-allow-origin']).toBe('https://app.example');
-    const other = await t.call({ method: 'POST', url: '/graphql', headers: { origin: 'https://evil.example', 'content-type': 'application/json' }, payload: { query: '{ __typename }' } });
+    const other = await t.call({
+      method: 'POST',
+      url: '/graphql',
+      headers: { origin: 'https://evil.example', 'content-type': 'application/json' },
+      payload: { query: '{ __typename }' },
+    });
     expect(other.headers['access-control-allow-origin']).toBeUndefined();
   });
 });

@@ -35,7 +35,10 @@ async function graphqlPage(first: number, status: string | null, after?: string)
     'query($first: Int, $status: PetStatus, $after: String) { pets(first: $first, status: $status, after: $after) { nodes { id name categoryId status } pageInfo { hasNextPage endCursor } } }',
     { first, status, after },
   );
-  const conn = body.data?.pets as { nodes: (Omit<RestPet, 'id'> & { id: string })[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } };
+  const conn = body.data?.pets as {
+    nodes: (Omit<RestPet, 'id'> & { id: string })[];
+    pageInfo: { hasNextPage: boolean; endCursor: string | null };
+  };
   return {
     pets: conn.nodes.map((p) => ({ ...p, id: Number(p.id) })),
     cursor: conn.pageInfo.hasNextPage ? (conn.pageInfo.endCursor ?? undefined) : undefined,

@@ -8,19 +8,33 @@ let t: TestApp;
 /** Tables read by each SELECT the app runs, in order. */
 const selects: string[] = [];
 beforeAll(async () => {
-  t = await startTestApp({}, spyOnSelects((table) => selects.push(table)));
+  t = await startTestApp(
+    {},
+    spyOnSelects((table) => selects.push(table)),
+  );
 });
 afterAll(() => t.close());
 
 const CREATE = `mutation($input: NewPetInput!) { createPet(input: $input) { id name categoryId status } }`;
-const petCount = async () => (await t.db.selectFrom('pets').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n;
+const petCount = async () =>
+  (
+    await t.db
+      .selectFrom('pets')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow()
+  ).n;
 
 describe('createPet', () => {
   it('creates a pet with status defaulting to available, and the largest exact categoryId', async () => {
     const { res, body } = await graphql(t, CREATE, { input: { name: 'Rex', categoryId: 9007199254740991 } });
     expect(res.statusCode).toBe(200);
     expect(body.errors).toBeUndefined();
-    expect(body.data?.createPet).toEqual({ id: expect.stringMatching(/^\d+$/), name: 'Rex', categoryId: 9007199254740991, status: 'available' });
+    expect(body.data?.createPet).toEqual({
+      id: expect.stringMatching(/^\d+$/),
+      name: 'Rex',
+      categoryId: 9007199254740991,
+      status: 'available',
+    });
   });
 
   it.each([
@@ -29,7 +43,7 @@ describe('createPet', () => {
     ['a long name', { name: 'x'.repeat(101), categoryId: 1 }, /at most 100 characters/],
     ['a zero categoryId', { name: 'A', categoryId: 0 }, /'categoryId' must be at least 1/],
     ['a null status', { name: 'A', categoryId: 1, status: null }, /'status' must be a string/],
-  ])('refuses %s with VALIDATION_FAILED (REST\'s 400 code), storing nothing', async (_label, input, message) => {
+  ])("refuses %s with VALIDATION_FAILED (REST's 400 code), storing nothing", async (_label, input, message) => {
     const before = await petCount();
     const { body } = await graphql(t, CREATE, { input });
     expect(body.data).toBeNull();
@@ -122,12 +136,14 @@ describe('pets', () => {
 
 describe('pet (deprecated)', () => {
   it('returns a pet by id', async () => {
-    const created = (await graphql(t, CREATE, { input: { name: 'Solo', categoryId: 4, status: 'pending' } })).body.data?.createPet as { id: string };
+    const created = (await graphql(t, CREATE, { input: { name: 'Solo', categoryId: 4, status: 'pending' } })).body.data?.createPet as {
+      id: string;
+    };
     const { body } = await graphql(t, `{ pet(id: "${created.id}") { id name categoryId status } }`);
     expect(body.data?.pet).toEqual({ id: created.id, name: 'Solo', categoryId: 4, status: 'pending' });
   });
 
-  it('is null with PET_NOT_FOUND (REST\'s not-found code) for an absent pet', async () => {
+  it("is null with PET_NOT_FOUND (REST's not-found code) for an absent pet", async () => {
     const { res, body } = await graphql(t, '{ pet(id: "424242") { id } }');
     expect(res.statusCode).toBe(200);
     expect(body.data).toEqual({ pet: null });
@@ -143,7 +159,10 @@ describe('pet (deprecated)', () => {
   });
 
   it('is marked deprecated in the schema, naming the removal date and pets(status:)', async () => {
-    const { body } = await graphql(t, '{ __type(name: "Query") { fields(includeDeprecated: true) { name isDeprecated deprecationReason } } }');
+    const { body } = await graphql(
+      t,
+      '{ __type(name: "Query") { fields(includeDeprecated: true) { name isDeprecated deprecationReason } } }',
+    );
     const pet = (body.data?.__type as { fields: { name: string; isDeprecated: boolean; deprecationReason: string }[] }).fields.find(
       (f) => f.name === 'pet',
     );

@@ -48,7 +48,12 @@ describe('kill -9 under concurrent writes', () => {
     const db = new SQLite(env.DATABASE_URL, { readonly: true });
     try {
       expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
-      const rows = db.prepare('select id, name, category_id, status from pets').all() as { id: number; name: string; category_id: number; status: string }[];
+      const rows = db.prepare('select id, name, category_id, status from pets').all() as {
+        id: number;
+        name: string;
+        category_id: number;
+        status: string;
+      }[];
       const byName = new Map<string, number[]>();
       for (const row of rows) byName.set(row.name, [...(byName.get(row.name) ?? []), row.id]);
       for (const [name, id] of acknowledged) expect(byName.get(name), name).toEqual([id]);
@@ -79,7 +84,14 @@ describe.each(['SIGTERM', 'SIGINT'] as const)('%s under load', (signal) => {
       for (let n = 0; ; n++) {
         const name = `c${c}-n${n}`;
         try {
-          const res = await rawRequest(origin, n % 2 ? 'GET' : 'POST', '/v1/pets', headers, n % 2 ? undefined : JSON.stringify({ name, categoryId: 1 }), agent);
+          const res = await rawRequest(
+            origin,
+            n % 2 ? 'GET' : 'POST',
+            '/v1/pets',
+            headers,
+            n % 2 ? undefined : JSON.stringify({ name, categoryId: 1 }),
+            agent,
+          );
           outcomes.push(String(res.status));
           if (res.status === 201) created.push(name);
         } catch (error) {

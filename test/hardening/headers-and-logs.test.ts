@@ -62,7 +62,11 @@ describe('CORS', () => {
     t = await startTestApp();
     const res = await t.call({ url: '/v1/pets', headers: { origin: 'https://evil.example' } });
     expect(res.headers['access-control-allow-origin']).toBeUndefined();
-    const preflight = await t.app.inject({ method: 'OPTIONS', url: '/v1/pets', headers: { origin: 'https://app.example', 'access-control-request-method': 'GET' } });
+    const preflight = await t.app.inject({
+      method: 'OPTIONS',
+      url: '/v1/pets',
+      headers: { origin: 'https://app.example', 'access-control-request-method': 'GET' },
+    });
     expect(preflight.statusCode).toBe(405);
   });
 
@@ -71,7 +75,11 @@ describe('CORS', () => {
     const preflight = await t.app.inject({
       method: 'OPTIONS',
       url: '/v1/pets',
-      headers: { origin: 'https://app.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization,content-type' },
+      headers: {
+        origin: 'https://app.example',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'authorization,content-type',
+      },
     });
     expect(preflight.statusCode).toBe(204);
     expect(preflight.headers['access-control-allow-origin']).toBe('https://app.example');

@@ -11,8 +11,16 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const count = async (table: 'pets' | 'messages' | 'orders') =>
-  Number((await t.db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
-const newPet = async () => (await t.call({ method: 'POST', url: '/v1/pets', payload: { name: 'for-order', categoryId: 1 } })).json().id as number;
+  Number(
+    (
+      await t.db
+        .selectFrom(table)
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
+const newPet = async () =>
+  (await t.call({ method: 'POST', url: '/v1/pets', payload: { name: 'for-order', categoryId: 1 } })).json().id as number;
 
 describe('Idempotency-Key', () => {
   const routes = [
@@ -21,24 +29,36 @@ describe('Idempotency-Key', () => {
     { url: '/v1/store/orders', table: 'orders' as const, payload: async () => ({ petId: await newPet() }) },
   ];
 
-  it.each(routes)('POST $url: a retry with the same key and body returns the original answer and creates nothing', async ({ url, table, payload }) => {
-    const body = await payload();
-    const headers = { 'idempotency-key': `retry-${url}` };
-    const first = await t.call({ method: 'POST', url, payload: body, headers });
-    expect(first.statusCode).toBe(201);
-    const before = await count(table);
-    const again = await t.call({ method: 'POST', url, payload: body, headers });
-    expect(again.statusCode).toBe(201);
-    expect(again.body).toBe(first.body);
-    expect(again.headers.location).toBe(first.headers.location);
-    expect(again.headers['idempotent-replayed']).toBe('true');
-    expect(await count(table)).toBe(before);
-  });
+  it.each(routes)(
+    'POST $url: a retry with the same key and body returns the original answer and creates nothing',
+    async ({ url, table, payload }) => {
+      const body = await payload();
+      const headers = { 'idempotency-key': `retry-${url}` };
+      const first = await t.call({ method: 'POST', url, payload: body, headers });
+      expect(first.statusCode).toBe(201);
+      const before = await count(table);
+      const again = await t.call({ method: 'POST', url, payload: body, headers });
+      expect(again.statusCode).toBe(201);
+      expect(again.body).toBe(first.body);
+      expect(again.headers.location).toBe(first.headers.location);
+      expect(again.headers['idempotent-replayed']).toBe('true');
+      expect(await count(table)).toBe(before);
+    },
+  );
 
   it.each(routes)('POST $url: the same key with a different body is 422 IDEMPOTENCY_KEY_REUSED', async ({ url, payload }) => {
     const headers = { 'idempotency-key': `reuse-${url}` };
     expect((await t.call({ method: 'POST', url, payload: await payload(), headers })).statusCode).toBe(201);
-    const other = await t.call({ method: 'POST', url, payload: { ...(await payload()), ...(url === '/messages' ? { message: 'different' } : {}), ...(url === '/v1/pets' ? { name: 'Different' } : {}) }, headers });
+    const other = await t.call({
+      method: 'POST',
+      url,
+      payload: {
+        ...(await payload()),
+        ...(url === '/messages' ? { message: 'different' } : {}),
+        ...(url === '/v1/pets' ? { name: 'Different' } : {}),
+      },
+      headers,
+    });
     expect(other.statusCode).toBe(422);
     expectErrorBody(other, 'IDEMPOTENCY_KEY_REUSED');
   });
@@ -66,7 +86,9 @@ describe('Idempotency-Key', () => {
   it('lets only one of concurrent requests with one key run', async () => {
     const before = await count('pets');
     const headers = { 'idempotency-key': 'racing' };
-    const results = await Promise.all(Array.from({ length: 8 }, () => t.call({ method: 'POST', url: '/v1/pets', payload: { name: 'Race', categoryId: 1 }, headers })));
+    const results = await Promise.all(
+      Array.from({ length: 8 }, () => t.call({ method: 'POST', url: '/v1/pets', payload: { name: 'Race', categoryId: 1 }, headers })),
+    );
     expect(await count('pets')).toBe(before + 1);
     for (const res of results) {
       expect([201, 409]).toContain(res.statusCode);
@@ -87,7 +109,12 @@ describe('Idempotency-Key', () => {
   });
 
   it('refuses a malformed key with 400', async () => {
-    const res = await t.call({ method: 'POST', url: '/v1/pets', payload: { name: 'A', categoryId: 1 }, headers: { 'idempotency-key': 'x'.repeat(256) } });
+    const res = await t.call({
+      method: 'POST',
+      url: '/v1/pets',
+      payload: { name: 'A', categoryId: 1 },
+      headers: { 'idempotency-key': 'x'.repeat(256) },
+    });
     expect(res.statusCode).toBe(400);
     expectErrorBody(res, 'VALIDATION_FAILED');
   });

@@ -63,14 +63,16 @@ describe('rate limiting', () => {
     t = await startTestApp({ MESSAGE_RATE_LIMIT_PER_MINUTE: '5' });
     const db = t.db;
     const messages = async () => (await db.selectFrom('messages').select('id').execute()).length;
-    const aliased = (n: number) => `mutation { ${Array.from({ length: n }, (_, i) => `m${i}: sendMessage(message: "a${i}") { id }`).join(' ')} }`;
+    const aliased = (n: number) =>
+      `mutation { ${Array.from({ length: n }, (_, i) => `m${i}: sendMessage(message: "a${i}") { id }`).join(' ')} }`;
     // 15 aliases against a quota of 5: refused whole, nothing sent (before the fix: charged once, all 15 sent).
     const over = await graphql(t, aliased(15));
     expect(over.res.statusCode).toBe(429);
     expect(over.body.errors?.[0]?.extensions).toEqual({ code: 'RATE_LIMITED', status: 429 });
     expect(await messages()).toBe(0);
     // Through a fragment, with one skipped: 3 run and 3 are charged.
-    const fragment = 'mutation($no: Boolean!) { ...Send s: sendMessage(message: "s") @skip(if: $no) { id } } fragment Send on Mutation { a: sendMessage(message: "a") { id } b: sendMessage(message: "b") { id } c: sendMessage(message: "c") { id } }';
+    const fragment =
+      'mutation($no: Boolean!) { ...Send s: sendMessage(message: "s") @skip(if: $no) { id } } fragment Send on Mutation { a: sendMessage(message: "a") { id } b: sendMessage(message: "b") { id } c: sendMessage(message: "c") { id } }';
     expect((await graphql(t, fragment, { no: true })).body.errors).toBeUndefined();
     expect(await messages()).toBe(3);
     expect((await graphql(t, aliased(3))).res.statusCode).toBe(429);
@@ -82,7 +84,9 @@ describe('rate limiting', () => {
   it('throttles requests without a valid key per address, so keys cannot be guessed quickly', async () => {
     t = await startTestApp({ UNAUTHENTICATED_RATE_LIMIT_PER_MINUTE: '3' });
     for (let i = 0; i < 3; i++) {
-      expect((await t.app.inject({ url: '/v1/pets', headers: { authorization: `Bearer psk_${String(i).repeat(40)}` } })).statusCode).toBe(401);
+      expect((await t.app.inject({ url: '/v1/pets', headers: { authorization: `Bearer psk_${String(i).repeat(40)}` } })).statusCode).toBe(
+        401,
+      );
     }
     const guess = await t.app.inject({ url: '/v1/pets', headers: { authorization: `Bearer psk_${'9'.repeat(40)}` } });
     expect(guess.statusCode).toBe(429);
@@ -94,7 +98,8 @@ describe('rate limiting', () => {
   it('is off with RATE_LIMIT_PER_MINUTE=0', async () => {
     t = await startTestApp({ RATE_LIMIT_PER_MINUTE: '0', MESSAGE_RATE_LIMIT_PER_MINUTE: '1' });
     for (let i = 0; i < 10; i++) expect((await t.call({ url: '/v1/pets' })).statusCode).toBe(200);
-    for (let i = 0; i < 3; i++) expect((await t.call({ method: 'POST', url: '/messages', payload: { message: 'x' } })).statusCode).toBe(201);
+    for (let i = 0; i < 3; i++)
+      expect((await t.call({ method: 'POST', url: '/messages', payload: { message: 'x' } })).statusCode).toBe(201);
     expect((await t.call({ url: '/v1/pets' })).headers.ratelimit).toBeUndefined();
   });
 });

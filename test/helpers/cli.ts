@@ -13,14 +13,22 @@ export interface CliResult {
 
 /** Runs `petstore …` as a process, the way a person would. */
 export function petstore(args: string[], env: Record<string, string>): CliResult {
-  const result = spawnSync(process.execPath, [BIN, ...args], { env: { ...process.env, LOG_LEVEL: 'warn', ...env }, encoding: 'utf8', timeout: 30_000 });
+  const result = spawnSync(process.execPath, [BIN, ...args], {
+    env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+    encoding: 'utf8',
+    timeout: 30_000,
+  });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
 /** `petstore …` as a process, without blocking this one (a test may hold a port the child needs to find taken). */
 export function petstoreAsync(args: string[], env: Record<string, string>, timeoutMs = 30_000): Promise<CliResult> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'], timeout: timeoutMs });
+    const child = spawn(process.execPath, [BIN, ...args], {
+      env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      timeout: timeoutMs,
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));

@@ -11,7 +11,14 @@ export interface RawResponse {
  * agent, the way real clients and load balancers reuse connections. Errors keep their
  * code, so a refused connection and a reset one can be told apart.
  */
-export function rawRequest(origin: string, method: string, path: string, headers: Record<string, string>, body?: string, agent?: Agent): Promise<RawResponse> {
+export function rawRequest(
+  origin: string,
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  body?: string,
+  agent?: Agent,
+): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
     const req = request(
       new URL(path, origin),

@@ -56,7 +56,10 @@ export async function startTestApp(
 }
 
 /** The Error body contract (§2.4): exactly code, message and status, status equal to the HTTP status. */
-export function expectErrorBody(response: { statusCode: number; body: string; headers: Record<string, unknown> }, code: string): {
+export function expectErrorBody(
+  response: { statusCode: number; body: string; headers: Record<string, unknown> },
+  code: string,
+): {
   code: string;
   message: string;
   status: number;

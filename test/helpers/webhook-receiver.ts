@@ -22,7 +22,10 @@ export async function startReceiver(decide: (request: ReceivedRequest, index: nu
     let text = '';
     req.on('data', (chunk: Buffer) => (text += chunk.toString()));
     req.on('end', () => {
-      const request = { body: JSON.parse(text) as Record<string, unknown>, idempotencyKey: req.headers['idempotency-key'] as string | undefined };
+      const request = {
+        body: JSON.parse(text) as Record<string, unknown>,
+        idempotencyKey: req.headers['idempotency-key'] as string | undefined,
+      };
       received.push(request);
       void Promise.resolve(decide(request, received.length - 1)).then((reply) => {
         if (reply === 'ok') res.writeHead(200).end('ok');

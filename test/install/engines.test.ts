@@ -8,7 +8,9 @@ interface LockEntry {
   engines?: { node?: string } | string[];
 }
 
-const lock = JSON.parse(readFileSync(new URL('../../package-lock.json', import.meta.url), 'utf8')) as { packages: Record<string, LockEntry> };
+const lock = JSON.parse(readFileSync(new URL('../../package-lock.json', import.meta.url), 'utf8')) as {
+  packages: Record<string, LockEntry>;
+};
 const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { engines: { node: string } };
 
 // What `npm ci` compares when it prints EBADENGINE: every locked package's engines.node against this Node.
@@ -16,7 +18,9 @@ function unsupported(node: string): string[] {
   return Object.entries(lock.packages)
     .filter(([path, entry]) => path !== '' && !Array.isArray(entry.engines) && entry.engines?.node)
     .filter(([, entry]) => !semver.satisfies(node, (entry.engines as { node: string }).node, { includePrerelease: true }))
-    .map(([path, entry]) => `${path.replace(/^.*node_modules\//, '')}@${entry.version} needs node ${(entry.engines as { node: string }).node}`);
+    .map(
+      ([path, entry]) => `${path.replace(/^.*node_modules\//, '')}@${entry.version} needs node ${(entry.engines as { node: string }).node}`,
+    );
 }
 
 describe('install on the Node version package.json promises', () => {

@@ -62,7 +62,14 @@ describe('GraphQL orders (experimental)', () => {
     const petId = await newPet();
     const { body } = await graphql(t, PLACE, { input: { petId, quantity: 3, shipDate: '2026-12-24T18:00:00Z' } });
     const order = body.data?.placeOrder as { id: string };
-    expect(order).toEqual({ id: expect.stringMatching(/^\d+$/), petId, quantity: 3, shipDate: '2026-12-24T18:00:00.000Z', status: 'placed', complete: false });
+    expect(order).toEqual({
+      id: expect.stringMatching(/^\d+$/),
+      petId,
+      quantity: 3,
+      shipDate: '2026-12-24T18:00:00.000Z',
+      status: 'placed',
+      complete: false,
+    });
     const rest = (await t.call({ url: `/v1/store/orders/${order.id}` })).json();
     expect(rest).toEqual({ ...order, id: Number(order.id), petId: Number(petId) });
     expect((await t.call({ url: `/v1/pets/${petId}` })).json().status).toBe('pending');
@@ -87,7 +94,8 @@ describe('GraphQL orders (experimental)', () => {
 
   it('orders and order read only your own, paged like pets', async () => {
     const mine: string[] = [];
-    for (let i = 0; i < 3; i++) mine.push(((await graphql(t, PLACE, { input: { petId: await newPet() } })).body.data?.placeOrder as { id: string }).id);
+    for (let i = 0; i < 3; i++)
+      mine.push(((await graphql(t, PLACE, { input: { petId: await newPet() } })).body.data?.placeOrder as { id: string }).id);
     const page = await graphql(t, '{ orders(first: 100, status: placed) { totalCount nodes { id } pageInfo { hasNextPage endCursor } } }');
     const conn = page.body.data?.orders as { totalCount: number; nodes: { id: string }[] };
     expect(conn.nodes.map((n) => n.id)).toEqual(expect.arrayContaining(mine));
@@ -107,7 +115,9 @@ describe('GraphQL orders (experimental)', () => {
     const cursor = /cursor=([^&>]+)/.exec(String(rest.headers.link))?.[1];
     const { body } = await graphql(t, `{ orders(first: 1, after: "${cursor}") { nodes { id } } }`);
     const second = (await t.call({ url: `/v1/store/orders?limit=1&cursor=${cursor}` })).json();
-    expect((body.data?.orders as { nodes: { id: string }[] }).nodes.map((n) => Number(n.id))).toEqual(second.map((o: { id: number }) => o.id));
+    expect((body.data?.orders as { nodes: { id: string }[] }).nodes.map((n) => Number(n.id))).toEqual(
+      second.map((o: { id: number }) => o.id),
+    );
   });
 
   it('needs a key', async () => {

@@ -12,7 +12,8 @@ afterAll(() => t.close());
 const newPet = async (status = 'available') =>
   (await t.call({ method: 'POST', url: '/v1/pets', payload: { name: 'Orderable', categoryId: 1, status } })).json().id as number;
 const petStatus = async (id: number) => (await t.call({ url: `/v1/pets/${id}` })).json().status as string;
-const place = (payload: object, headers: Record<string, string> = {}) => t.call({ method: 'POST', url: '/v1/store/orders', payload, headers });
+const place = (payload: object, headers: Record<string, string> = {}) =>
+  t.call({ method: 'POST', url: '/v1/store/orders', payload, headers });
 const advance = (id: number, status: string) => t.call({ method: 'PATCH', url: `/v1/store/orders/${id}`, payload: { status } });
 
 describe('POST /v1/store/orders', () => {
@@ -21,7 +22,14 @@ describe('POST /v1/store/orders', () => {
     const res = await place({ petId, quantity: 2, shipDate: '2026-12-01T10:00:00+01:00' });
     expect(res.statusCode).toBe(201);
     const order = res.json();
-    expect(order).toEqual({ id: expect.any(Number), petId, quantity: 2, shipDate: '2026-12-01T09:00:00.000Z', status: 'placed', complete: false });
+    expect(order).toEqual({
+      id: expect.any(Number),
+      petId,
+      quantity: 2,
+      shipDate: '2026-12-01T09:00:00.000Z',
+      status: 'placed',
+      complete: false,
+    });
     expect(res.headers.location).toBe(`/v1/store/orders/${order.id}`);
     expect(res.headers['x-api-stability']).toBe('experimental');
     expect(await petStatus(petId)).toBe('pending');
@@ -99,12 +107,21 @@ describe('PATCH /v1/store/orders/{orderId}', () => {
     expect((await t.call({ url: `/v1/store/orders/${order.id}` })).json().status).toBe(steps.at(-1) ?? 'placed');
   });
 
-  it.each(['0x1', '1e0', '+1', '01', '1.0', '%201'])('reads the order id %s as no id at all: 400 naming orderId, on every method', async (id) => {
-    for (const method of ['GET', 'PATCH', 'DELETE'] as const) {
-      const res = await t.call({ method, url: `/v1/store/orders/${id}`, ...(method === 'PATCH' ? { payload: { status: 'approved' } } : {}) });
-      expect(expectErrorBody(res, 'VALIDATION_FAILED').message).toBe("Path parameter 'orderId' must be an integer written in plain decimal digits.");
-    }
-  });
+  it.each(['0x1', '1e0', '+1', '01', '1.0', '%201'])(
+    'reads the order id %s as no id at all: 400 naming orderId, on every method',
+    async (id) => {
+      for (const method of ['GET', 'PATCH', 'DELETE'] as const) {
+        const res = await t.call({
+          method,
+          url: `/v1/store/orders/${id}`,
+          ...(method === 'PATCH' ? { payload: { status: 'approved' } } : {}),
+        });
+        expect(expectErrorBody(res, 'VALIDATION_FAILED').message).toBe(
+          "Path parameter 'orderId' must be an integer written in plain decimal digits.",
+        );
+      }
+    },
+  );
 
   it('refuses an unknown status with 400', async () => {
     const order = (await place({ petId: await newPet() })).json();

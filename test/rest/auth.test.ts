@@ -45,8 +45,16 @@ describe('bearer authentication (contract §5)', () => {
   it.each([
     ['no header', undefined, 'Missing API key: send Authorization: Bearer <API_KEY>.'],
     ['Bearer with no token', 'Bearer ', 'Missing API key: send Authorization: Bearer <API_KEY>.'],
-    ['the key without the scheme', 'psk_'.padEnd(44, 'A'), 'The Authorization header must use the Bearer scheme: send Authorization: Bearer <API_KEY>.'],
-    ['the Basic scheme', 'Basic dXNlcjpwYXNz', 'The Authorization header must use the Bearer scheme: send Authorization: Bearer <API_KEY>.'],
+    [
+      'the key without the scheme',
+      'psk_'.padEnd(44, 'A'),
+      'The Authorization header must use the Bearer scheme: send Authorization: Bearer <API_KEY>.',
+    ],
+    [
+      'the Basic scheme',
+      'Basic dXNlcjpwYXNz',
+      'The Authorization header must use the Bearer scheme: send Authorization: Bearer <API_KEY>.',
+    ],
     ['an unknown key', `Bearer psk_${'A'.repeat(40)}`, 'The API key is invalid or has been revoked.'],
   ])('says what is wrong with %s, in the same words on REST and GraphQL', async (_label, authorization, message) => {
     const headers: Record<string, string> = authorization === undefined ? {} : { authorization };
@@ -101,7 +109,10 @@ describe('bearer authentication (contract §5)', () => {
 
   it('looks up a known prefix with a wrong secret exactly as an unknown key: one read by the whole key hash, so timing tells nothing', async () => {
     const reads: SeenQuery[] = [];
-    const spied = await startTestApp({}, spyOnQueries((query) => reads.push(query)));
+    const spied = await startTestApp(
+      {},
+      spyOnQueries((query) => reads.push(query)),
+    );
     try {
       const readsFor = async (key: string) => {
         reads.length = 0;

@@ -12,7 +12,12 @@ afterAll(() => t.close());
 const send = (payload: unknown, headers: Record<string, string> = {}) =>
   t.call({ method: 'POST', url: '/messages', payload: payload as string, headers });
 const messageCount = async () =>
-  (await t.db.selectFrom('messages').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n;
+  (
+    await t.db
+      .selectFrom('messages')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow()
+  ).n;
 
 describe('POST /messages (quickstart, outside /v1)', () => {
   it('queues the message: 201, the record, a Location, and it is stored', async () => {
@@ -48,7 +53,12 @@ describe('POST /messages (quickstart, outside /v1)', () => {
     ['a number as message', '{"message": 5}', { 'content-type': 'application/json' }, 'VALIDATION_FAILED'],
     ['a null message', '{"message": null}', { 'content-type': 'application/json' }, 'VALIDATION_FAILED'],
     ['an empty message', '{"message": ""}', { 'content-type': 'application/json' }, 'VALIDATION_FAILED'],
-    ['a message over 4096 characters', JSON.stringify({ message: 'x'.repeat(4097) }), { 'content-type': 'application/json' }, 'VALIDATION_FAILED'],
+    [
+      'a message over 4096 characters',
+      JSON.stringify({ message: 'x'.repeat(4097) }),
+      { 'content-type': 'application/json' },
+      'VALIDATION_FAILED',
+    ],
     ['an unknown field', '{"message": "hi", "to": "+1"}', { 'content-type': 'application/json' }, 'VALIDATION_FAILED'],
     ['text/plain', '{"message": "hi"}', { 'content-type': 'text/plain' }, 'INVALID_CONTENT_TYPE'],
     ['a form body', 'message=hi', { 'content-type': 'application/x-www-form-urlencoded' }, 'INVALID_CONTENT_TYPE'],

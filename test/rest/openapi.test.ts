@@ -10,7 +10,12 @@ const REDOCLY = fileURLToPath(new URL('../../node_modules/@redocly/cli/bin/cli.j
 
 let t: TestApp;
 type Operation = Record<string, unknown> & { parameters?: { name: string; in: string }[]; responses: Record<string, unknown> };
-let doc: { openapi: string; servers: { url: string }[]; paths: Record<string, Record<string, Operation>>; components: Record<string, Record<string, unknown>> };
+let doc: {
+  openapi: string;
+  servers: { url: string }[];
+  paths: Record<string, Record<string, Operation>>;
+  components: Record<string, Record<string, unknown>>;
+};
 
 beforeAll(async () => {
   t = await startTestApp({ PRODUCTION_BASE_URL: 'https://prod.example.test/v1', STAGING_BASE_URL: 'https://staging.example.test/v1' });
@@ -61,10 +66,20 @@ describe('GET /v1/openapi.json (no key needed)', () => {
 
 describe('the document, for client generators', () => {
   const media = (operation: Operation | undefined, status: string) =>
-    (operation?.responses[status] as { content: Record<string, { schema: unknown; examples?: Record<string, { value: unknown }> }> }).content['application/json'];
+    (operation?.responses[status] as { content: Record<string, { schema: unknown; examples?: Record<string, { value: unknown }> }> })
+      .content['application/json'];
 
   it('names every record: Pet, NewPet, Order, NewOrder, OrderStatusChange, Message, NewMessage, Error, and refers to them', () => {
-    expect(Object.keys(doc.components.schemas ?? {}).sort()).toEqual(['Error', 'Message', 'NewMessage', 'NewOrder', 'NewPet', 'Order', 'OrderStatusChange', 'Pet']);
+    expect(Object.keys(doc.components.schemas ?? {}).sort()).toEqual([
+      'Error',
+      'Message',
+      'NewMessage',
+      'NewOrder',
+      'NewPet',
+      'Order',
+      'OrderStatusChange',
+      'Pet',
+    ]);
     expect(media(doc.paths['/pets']?.get, '200')?.schema).toMatchObject({ type: 'array', items: { $ref: '#/components/schemas/Pet' } });
     expect(media(doc.paths['/store/orders']?.post, '201')?.schema).toEqual({ $ref: '#/components/schemas/Order' });
     expect(media(doc.paths['/messages']?.post, '201')?.schema).toEqual({ $ref: '#/components/schemas/Message' });
@@ -88,7 +103,8 @@ describe('the document, for client generators', () => {
           if (Number(status) < 400) continue;
           const examples = media(operation, status)?.examples ?? {};
           expect(Object.keys(examples).length, `${method} ${path} ${status}`).toBeGreaterThan(0);
-          for (const [code, { value }] of Object.entries(examples)) expect(value, `${method} ${path} ${status}`).toEqual({ code, message: expect.any(String), status: Number(status) });
+          for (const [code, { value }] of Object.entries(examples))
+            expect(value, `${method} ${path} ${status}`).toEqual({ code, message: expect.any(String), status: Number(status) });
           expect(response).toMatchObject({ description: expect.stringContaining('Error body') });
         }
       }
@@ -105,11 +121,18 @@ describe('the document, for client generators', () => {
     const dir = tempDir();
     const file = join(dir, 'openapi.json');
     writeFileSync(file, JSON.stringify(doc));
-    const lint = spawnSync(process.execPath, [REDOCLY, 'lint', file, '--extends', 'recommended', '--format', 'json'], { encoding: 'utf8', timeout: 60_000 });
+    const lint = spawnSync(process.execPath, [REDOCLY, 'lint', file, '--extends', 'recommended', '--format', 'json'], {
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
     const report = JSON.parse(lint.stdout) as { problems: { ruleId: string; severity: string; location: { pointer: string }[] }[] };
     expect(report.problems.filter((p) => p.severity === 'error')).toEqual([]);
     const warnings = report.problems.map((p) => `${p.ruleId} ${p.location[0]?.pointer ?? ''}`).sort();
-    expect(warnings).toEqual(['info-license #/info', 'operation-4xx-response #/paths/~1healthz/get/responses', 'operation-4xx-response #/paths/~1readyz/get/responses']);
+    expect(warnings).toEqual([
+      'info-license #/info',
+      'operation-4xx-response #/paths/~1healthz/get/responses',
+      'operation-4xx-response #/paths/~1readyz/get/responses',
+    ]);
   });
 });
 

@@ -9,7 +9,13 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const create = (payload: unknown) => t.call({ method: 'POST', url: '/v1/pets', payload: payload as object });
-const petCount = async () => (await t.db.selectFrom('pets').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n;
+const petCount = async () =>
+  (
+    await t.db
+      .selectFrom('pets')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow()
+  ).n;
 
 describe('POST /v1/pets', () => {
   it('creates a pet: 201, the Pet with its id, a Location, and status defaulting to available', async () => {
@@ -67,7 +73,12 @@ describe('POST /v1/pets', () => {
   });
 
   it('refuses invalid JSON, an empty body and a missing body with 400', async () => {
-    const bad = await t.call({ method: 'POST', url: '/v1/pets', headers: { 'content-type': 'application/json' }, payload: '{"name": "A",' });
+    const bad = await t.call({
+      method: 'POST',
+      url: '/v1/pets',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"name": "A",',
+    });
     expect(bad.statusCode).toBe(400);
     expectErrorBody(bad, 'INVALID_JSON');
     const empty = await t.call({ method: 'POST', url: '/v1/pets', headers: { 'content-type': 'application/json' }, payload: '' });
@@ -112,7 +123,12 @@ describe('text that is not well-formed Unicode', () => {
   ])('is refused (%s) on both faces with the same message, and nothing is stored', async (_label, jsonString) => {
     const message = "Field 'name' must be well-formed Unicode text (it holds a lone surrogate).";
     const before = (await t.db.selectFrom('pets').select('id').execute()).length;
-    const rest = await t.call({ method: 'POST', url: '/v1/pets', headers: { 'content-type': 'application/json' }, payload: `{"name":${jsonString},"categoryId":1}` });
+    const rest = await t.call({
+      method: 'POST',
+      url: '/v1/pets',
+      headers: { 'content-type': 'application/json' },
+      payload: `{"name":${jsonString},"categoryId":1}`,
+    });
     expect(expectErrorBody(rest, 'VALIDATION_FAILED').message).toBe(message);
     const gql = await t.call({
       method: 'POST',
@@ -121,8 +137,15 @@ describe('text that is not well-formed Unicode', () => {
       payload: `{"query":"mutation($n: String!) { createPet(input: { name: $n, categoryId: 1 }) { id } }","variables":{"n":${jsonString}}}`,
     });
     expect(gql.json().errors[0]).toMatchObject({ message, extensions: { code: 'VALIDATION_FAILED', status: 400 } });
-    const message2 = await t.call({ method: 'POST', url: '/messages', headers: { 'content-type': 'application/json' }, payload: `{"message":${jsonString}}` });
-    expect(expectErrorBody(message2, 'VALIDATION_FAILED').message).toBe("Field 'message' must be well-formed Unicode text (it holds a lone surrogate).");
+    const message2 = await t.call({
+      method: 'POST',
+      url: '/messages',
+      headers: { 'content-type': 'application/json' },
+      payload: `{"message":${jsonString}}`,
+    });
+    expect(expectErrorBody(message2, 'VALIDATION_FAILED').message).toBe(
+      "Field 'message' must be well-formed Unicode text (it holds a lone surrogate).",
+    );
     expect((await t.db.selectFrom('pets').select('id').execute()).length).toBe(before);
   });
 

@@ -32,12 +32,15 @@ describe('GET /v1/pets/{petId} (deprecated)', () => {
     expectDeprecationHeaders(res.headers);
   });
 
-  it.each(['abc', '0', '-1', '1.5', '9007199254740992', '99999999999999999999', '0x10', '1e3', '+1', '01', '1.0', '%201', '1%20'])('answers 400 for the petId %s', async (id) => {
-    const res = await t.call({ url: `/v1/pets/${id}` });
-    expect(res.statusCode).toBe(400);
-    expectErrorBody(res, 'VALIDATION_FAILED');
-    expectDeprecationHeaders(res.headers);
-  });
+  it.each(['abc', '0', '-1', '1.5', '9007199254740992', '99999999999999999999', '0x10', '1e3', '+1', '01', '1.0', '%201', '1%20'])(
+    'answers 400 for the petId %s',
+    async (id) => {
+      const res = await t.call({ url: `/v1/pets/${id}` });
+      expect(res.statusCode).toBe(400);
+      expectErrorBody(res, 'VALIDATION_FAILED');
+      expectDeprecationHeaders(res.headers);
+    },
+  );
 
   it('answers 401 without a key, still deprecated', async () => {
     const res = await t.app.inject({ url: `/v1/pets/${petId}` });

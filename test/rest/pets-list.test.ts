@@ -76,7 +76,9 @@ describe('GET /v1/pets', () => {
 
   it('links the next page (RFC 8288) with limit, status and cursor, and not past the last page', async () => {
     const first = await list('?limit=10&status=sold');
-    expect(first.headers.link).toMatch(/^<https:\/\/api\.example\.test\/v1\/pets\?limit=10&status=sold&cursor=[A-Za-z0-9_-]+>; rel="next"$/);
+    expect(first.headers.link).toMatch(
+      /^<https:\/\/api\.example\.test\/v1\/pets\?limit=10&status=sold&cursor=[A-Za-z0-9_-]+>; rel="next"$/,
+    );
     const second = await t.call({ url: nextLink(first.headers.link) ?? '' });
     expect(second.json()).toHaveLength(5);
     expect(second.headers.link).toBeUndefined();

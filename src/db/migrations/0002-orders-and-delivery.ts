@@ -22,7 +22,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
   // Delivery state of the message outbox.
   await db.schema.alterTable('messages').addColumn('updated_at', 'text').execute();
-  await db.schema.alterTable('messages').addColumn('attempts', 'integer', (col) => col.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable('messages')
+    .addColumn('attempts', 'integer', (col) => col.notNull().defaultTo(0))
+    .execute();
   await db.schema.alterTable('messages').addColumn('next_attempt_at', 'text').execute();
   await db.schema.alterTable('messages').addColumn('claimed_until', 'text').execute();
   await db.schema.alterTable('messages').addColumn('failure_reason', 'text').execute();

@@ -14,7 +14,10 @@ export function useLogUnexpectedErrors<Context extends GraphQLContext>(): Plugin
             const original = error instanceof GraphQLError ? error.originalError : error;
             if (!original || original instanceof GraphQLError) continue;
             if (original instanceof AppError && original.code !== 'INTERNAL_ERROR') continue;
-            args.contextValue.log.error({ err: original, requestId: args.contextValue.requestId, path: error.path }, 'GraphQL resolver failed');
+            args.contextValue.log.error(
+              { err: original, requestId: args.contextValue.requestId, path: error.path },
+              'GraphQL resolver failed',
+            );
           }
         },
       };

@@ -5,11 +5,15 @@ import { parseId } from '../../services/validation/parse-id.ts';
 import type { Resolvers } from '../__generated__/resolvers-types.ts';
 import { connectionFields, LIST_NAMING } from './connection.ts';
 
-
 export const orderResolvers: Resolvers = {
   Query: {
     orders: (_parent, { first, after, status }, context) =>
-      listOrders(context.db, requirePrincipal(context).accountId, { limit: first, cursor: after ?? undefined, status: status ?? undefined }, LIST_NAMING),
+      listOrders(
+        context.db,
+        requirePrincipal(context).accountId,
+        { limit: first, cursor: after ?? undefined, status: status ?? undefined },
+        LIST_NAMING,
+      ),
     order: (_parent, { id }, context) => getOrder(context.db, requirePrincipal(context).accountId, id),
   },
   Mutation: {

@@ -3,7 +3,6 @@ import type { Pet } from '../../services/pets/index.ts';
 import type { Resolvers } from '../__generated__/resolvers-types.ts';
 import { connectionFields, LIST_NAMING } from './connection.ts';
 
-
 export const petResolvers: Resolvers = {
   Query: {
     pets: (_parent, { first, after, status }, { db }) =>

@@ -28,7 +28,10 @@ export interface IdempotencyOptions {
  * answer again (with `Idempotent-Replayed: true`) and changes nothing. Only successes
  * are kept, so a corrected retry after a 4xx may reuse the key.
  */
-export function idempotencyHooks(db: Kysely<Database>, { applies = () => true, succeeded = () => true }: IdempotencyOptions = {}): IdempotencyHooks {
+export function idempotencyHooks(
+  db: Kysely<Database>,
+  { applies = () => true, succeeded = () => true }: IdempotencyOptions = {},
+): IdempotencyHooks {
   return {
     async preHandler(request: FastifyRequest, reply: FastifyReply) {
       const key = request.headers['idempotency-key'];
@@ -51,7 +54,11 @@ export function idempotencyHooks(db: Kysely<Database>, { applies = () => true, s
       const ok = reply.statusCode >= 200 && reply.statusCode < 300 && typeof payload === 'string' && succeeded(payload);
       if (ok) {
         const location = reply.getHeader('location');
-        await finishIdempotent(db, held.accountId, held.key, { statusCode: reply.statusCode, body: payload, location: typeof location === 'string' ? location : null });
+        await finishIdempotent(db, held.accountId, held.key, {
+          statusCode: reply.statusCode,
+          body: payload,
+          location: typeof location === 'string' ? location : null,
+        });
       } else {
         await abandonIdempotent(db, held.accountId, held.key);
       }

@@ -12,7 +12,10 @@ declare module 'fastify' {
   }
 }
 
-/** Who is calling, from `Authorization: Bearer <key>`: null for no key or one that is not valid. A promise only when the key had to be looked up. */
+/**
+ * Who is calling, from `Authorization: Bearer <key>`: null for no key or one that is not valid.
+ * A promise only when the key had to be looked up.
+ */
 function identify(verifier: KeyVerifier, request: FastifyRequest): void | Promise<void> {
   const token = bearerToken(request.headers.authorization);
   const found = token === null ? null : verifier.verify(token);
@@ -36,7 +39,10 @@ export interface IdentifyOptions {
  * included, so floods of bad keys or junk paths are limited like everything else; only
  * health probes are not. No await when the key was verified recently.
  */
-export function identifyAndCount({ verifier, rateLimit }: IdentifyOptions): (request: FastifyRequest, reply: FastifyReply) => Promise<void> {
+export function identifyAndCount({
+  verifier,
+  rateLimit,
+}: IdentifyOptions): (request: FastifyRequest, reply: FastifyReply) => Promise<void> {
   return async (request, reply) => {
     if (request.routeOptions.config.unmetered) return;
     const pending = identify(verifier, request);

@@ -38,6 +38,9 @@ export function useMethodNotAllowed(app: FastifyInstance): void {
     const match = [...known.values()].find((k) => k.pattern.test(path));
     if (!match) return sendErrorBody(reply, new AppError('NOT_FOUND', `No route ${request.method} ${path}.`));
     const allow = [...match.methods].join(', ');
-    return sendErrorBody(reply.header('Allow', allow), new AppError('METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${match.url}; use ${allow}.`));
+    return sendErrorBody(
+      reply.header('Allow', allow),
+      new AppError('METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${match.url}; use ${allow}.`),
+    );
   });
 }

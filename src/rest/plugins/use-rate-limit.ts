@@ -21,7 +21,10 @@ export function rateLimitChecks(limiter: RateLimiter, limits: RateLimitConfig): 
   const enforce = (reply: FastifyReply, decision: RateLimitDecision) => {
     announce(reply, decision);
     if (!decision.allowed) {
-      throw new AppError('RATE_LIMITED', `Rate limit of ${decision.limit} per minute (${decision.policy}) reached; retry in ${decision.resetSeconds} s.`);
+      throw new AppError(
+        'RATE_LIMITED',
+        `Rate limit of ${decision.limit} per minute (${decision.policy}) reached; retry in ${decision.resetSeconds} s.`,
+      );
     }
   };
   return {

@@ -11,7 +11,17 @@ const statusSchema = { type: 'object', required: ['status'], properties: { statu
 export const healthRoutes: FastifyPluginAsync<{ db: Kysely<Database> }> = async (app, { db }) => {
   app.get(
     '/healthz',
-    { config: { unmetered: true }, schema: { operationId: 'healthz', summary: 'Alive', tags: ['health'], security: [], servers: rootServer, response: { 200: statusSchema } } },
+    {
+      config: { unmetered: true },
+      schema: {
+        operationId: 'healthz',
+        summary: 'Alive',
+        tags: ['health'],
+        security: [],
+        servers: rootServer,
+        response: { 200: statusSchema },
+      },
+    },
     async () => ({ status: 'ok' }),
   );
   app.get(

@@ -56,7 +56,10 @@ export const messagesRoutes: FastifyPluginAsync<MessagesRoutesOptions> = async (
         servers: messagesServer,
         security: bearerSecurity,
         params: { type: 'object', required: ['id'], properties: { id: messageIdSchema } },
-        response: { 200: { description: 'The message.', ...ref('Message') }, ...errorResponses('VALIDATION_FAILED', ...KEYED, 'MESSAGE_NOT_FOUND') },
+        response: {
+          200: { description: 'The message.', ...ref('Message') },
+          ...errorResponses('VALIDATION_FAILED', ...KEYED, 'MESSAGE_NOT_FOUND'),
+        },
       },
     },
     async (request) => getMessage(db, requirePrincipal(request).accountId, request.params.id),

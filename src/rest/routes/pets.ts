@@ -60,7 +60,11 @@ export const petsRoutes: FastifyPluginAsync<PetsRoutesOptions> = async (app, { d
         security: bearerSecurity,
         body: ref('NewPet'),
         response: {
-          201: { description: 'The created pet.', ...ref('Pet'), headers: { Location: { type: 'string', description: 'Where the pet can be read.' } } },
+          201: {
+            description: 'The created pet.',
+            ...ref('Pet'),
+            headers: { Location: { type: 'string', description: 'Where the pet can be read.' } },
+          },
           ...errorResponses(...JSON_BODY, ...KEYED, 'IDEMPOTENCY_KEY_IN_USE', 'IDEMPOTENCY_KEY_REUSED'),
         },
       },

@@ -73,8 +73,19 @@ export const storeOrdersRoutes: FastifyPluginAsync<StoreOrdersRoutesOptions> = a
         description: 'The pet becomes `pending`. Of two orders for one pet, exactly one succeeds; the other gets 409 PET_NOT_AVAILABLE.',
         body: ref('NewOrder'),
         response: {
-          201: { description: 'The placed order.', ...ref('Order'), headers: { Location: { type: 'string', description: 'Where the order can be read.' } } },
-          ...errorResponses(...JSON_BODY, ...KEYED, 'PET_NOT_FOUND', 'PET_NOT_AVAILABLE', 'IDEMPOTENCY_KEY_IN_USE', 'IDEMPOTENCY_KEY_REUSED'),
+          201: {
+            description: 'The placed order.',
+            ...ref('Order'),
+            headers: { Location: { type: 'string', description: 'Where the order can be read.' } },
+          },
+          ...errorResponses(
+            ...JSON_BODY,
+            ...KEYED,
+            'PET_NOT_FOUND',
+            'PET_NOT_AVAILABLE',
+            'IDEMPOTENCY_KEY_IN_USE',
+            'IDEMPOTENCY_KEY_REUSED',
+          ),
         },
       },
     },
@@ -92,7 +103,10 @@ export const storeOrdersRoutes: FastifyPluginAsync<StoreOrdersRoutesOptions> = a
         operationId: 'getStoreOrder',
         summary: 'Get one of your orders (experimental)',
         params: orderParams,
-        response: { 200: { description: 'The order.', ...ref('Order') }, ...errorResponses('VALIDATION_FAILED', ...KEYED, 'ORDER_NOT_FOUND') },
+        response: {
+          200: { description: 'The order.', ...ref('Order') },
+          ...errorResponses('VALIDATION_FAILED', ...KEYED, 'ORDER_NOT_FOUND'),
+        },
       },
     },
     async (request) => getOrder(db, requirePrincipal(request).accountId, request.params.orderId),
@@ -126,7 +140,10 @@ export const storeOrdersRoutes: FastifyPluginAsync<StoreOrdersRoutesOptions> = a
         summary: 'Cancel an order before delivery (experimental)',
         description: 'The order is removed and its pet is `available` again. A delivered order is 409.',
         params: orderParams,
-        response: { 204: { description: 'Cancelled.', type: 'null' }, ...errorResponses('VALIDATION_FAILED', ...KEYED, 'ORDER_NOT_FOUND', 'INVALID_ORDER_TRANSITION') },
+        response: {
+          204: { description: 'Cancelled.', type: 'null' },
+          ...errorResponses('VALIDATION_FAILED', ...KEYED, 'ORDER_NOT_FOUND', 'INVALID_ORDER_TRANSITION'),
+        },
       },
     },
     async (request, reply) => {

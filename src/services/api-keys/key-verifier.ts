@@ -72,7 +72,11 @@ export function createKeyVerifier(
     lastUsed.clear();
     await db.transaction().execute(async (trx) => {
       for (const [id, at] of batch) {
-        await trx.updateTable('api_keys').set({ last_used_at: new Date(at).toISOString() }).where('id', '=', id).execute();
+        await trx
+          .updateTable('api_keys')
+          .set({ last_used_at: new Date(at).toISOString() })
+          .where('id', '=', id)
+          .execute();
       }
     });
   }

@@ -19,14 +19,24 @@ export interface StoredResponse {
 export type IdempotencyStart = { kind: 'first' } | { kind: 'replay'; response: StoredResponse };
 
 export function requestFingerprint(route: string, body: unknown): string {
-  return createHash('sha256').update(route).update('\n').update(JSON.stringify(body ?? null)).digest('hex');
+  return createHash('sha256')
+    .update(route)
+    .update('\n')
+    .update(JSON.stringify(body ?? null))
+    .digest('hex');
 }
 
 /**
  * Claims `key` for this request, or finds what it already answered. The claim is a row
  * with a unique key, so of two concurrent requests with one key only one runs.
  */
-export async function startIdempotent(db: Kysely<Database>, accountId: number, key: string, fingerprint: string, now = new Date()): Promise<IdempotencyStart> {
+export async function startIdempotent(
+  db: Kysely<Database>,
+  accountId: number,
+  key: string,
+  fingerprint: string,
+  now = new Date(),
+): Promise<IdempotencyStart> {
   if (!IDEMPOTENCY_KEY_PATTERN.test(key)) {
     throw new AppError('VALIDATION_FAILED', 'Idempotency-Key must be 1-255 visible ASCII characters.');
   }
@@ -73,5 +83,10 @@ export async function finishIdempotent(db: Kysely<Database>, accountId: number, 
 
 /** Releases the key after a failed request, so a corrected retry with the same key can run. */
 export async function abandonIdempotent(db: Kysely<Database>, accountId: number, key: string): Promise<void> {
-  await db.deleteFrom('idempotency_keys').where('account_id', '=', accountId).where('key', '=', key).where('status_code', 'is', null).execute();
+  await db
+    .deleteFrom('idempotency_keys')
+    .where('account_id', '=', accountId)
+    .where('key', '=', key)
+    .where('status_code', 'is', null)
+    .execute();
 }

@@ -42,7 +42,8 @@ export const messageSchema = {
     status: {
       type: 'string',
       enum: [...MESSAGE_STATUSES],
-      description: '`queued`: accepted, and may not yet be processed; `sent`: delivered to the transport; `failed`: given up after retries.',
+      description:
+        '`queued`: accepted, and may not yet be processed; `sent`: delivered to the transport; `failed`: given up after retries.',
     },
     createdAt: { type: 'string', format: 'date-time', description: 'ISO 8601 UTC timestamp.' },
     updatedAt: { type: 'string', format: 'date-time', description: 'When the status or attempts last changed.' },

@@ -18,8 +18,7 @@ export interface ClaimedMessage {
 export async function claimDueMessage(db: Kysely<Database>, leaseMs: number, now = new Date()): Promise<ClaimedMessage | null> {
   const at = now.toISOString();
   const lease = new Date(now.getTime() + leaseMs).toISOString();
-  const free = (eb: ExpressionBuilder<Database, 'messages'>) =>
-    eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<', at)]);
+  const free = (eb: ExpressionBuilder<Database, 'messages'>) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<', at)]);
   const row = await db
     .updateTable('messages')
     .set({ claimed_until: lease, attempts: sql<number>`attempts + 1`, updated_at: at })

@@ -8,7 +8,12 @@ import { orderColumns, toOrder } from './to-order.ts';
 /** Orders belong to the account that placed them: another account's order is "not found". */
 export async function getOrder(db: Kysely<Database> | Transaction<Database>, accountId: number, orderId: number | string): Promise<Order> {
   const id = parseId(orderId, 'Order');
-  const row = await db.selectFrom('orders').select(orderColumns).where('id', '=', id).where('account_id', '=', accountId).executeTakeFirst();
+  const row = await db
+    .selectFrom('orders')
+    .select(orderColumns)
+    .where('id', '=', id)
+    .where('account_id', '=', accountId)
+    .executeTakeFirst();
   if (!row) throw new AppError('ORDER_NOT_FOUND', `Order ${id} could not be found.`);
   return toOrder(row);
 }

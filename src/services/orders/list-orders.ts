@@ -31,12 +31,18 @@ export async function listOrders(
   const afterId = cursor === undefined ? 0 : decodeCursor('orders', cursor);
   let select = db.selectFrom('orders').select(orderColumns).where('account_id', '=', accountId).where('id', '>', afterId);
   if (status !== undefined) select = select.where('status', '=', status);
-  const rows = await select.orderBy('id').limit(limit + 1).execute();
+  const rows = await select
+    .orderBy('id')
+    .limit(limit + 1)
+    .execute();
   return { ...keysetPage(rows, limit, toOrder, orderCursor), accountId, status };
 }
 
 export async function countOrders(db: Kysely<Database>, accountId: number, status: OrderStatus | undefined): Promise<number> {
-  let select = db.selectFrom('orders').select((eb) => eb.fn.countAll<number>().as('count')).where('account_id', '=', accountId);
+  let select = db
+    .selectFrom('orders')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('account_id', '=', accountId);
   if (status !== undefined) select = select.where('status', '=', status);
   return Number((await select.executeTakeFirstOrThrow()).count);
 }

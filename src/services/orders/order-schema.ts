@@ -69,9 +69,20 @@ export const listOrdersQuerySchema = {
   type: 'object',
   additionalProperties: false,
   properties: {
-    limit: { type: 'integer', minimum: PAGE_SIZE.min, maximum: PAGE_SIZE.max, default: PAGE_SIZE.default, description: 'Maximum number of orders returned.' },
+    limit: {
+      type: 'integer',
+      minimum: PAGE_SIZE.min,
+      maximum: PAGE_SIZE.max,
+      default: PAGE_SIZE.default,
+      description: 'Maximum number of orders returned.',
+    },
     status: { ...orderStatusSchema, description: 'Filters orders by status.' },
-    cursor: { type: 'string', minLength: 1, maxLength: 200, description: 'Opaque cursor from the `Link: rel="next"` header of the previous page.' },
+    cursor: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 200,
+      description: 'Opaque cursor from the `Link: rel="next"` header of the previous page.',
+    },
   },
 } as const;
 

@@ -16,7 +16,10 @@ function daysIn(year: number, month: number): number {
   return month === 2 && leap ? 29 : (DAYS_IN_MONTH[month - 1] ?? 0);
 }
 
-/** The instant an RFC 3339 date-time names, as an ISO string in UTC with milliseconds; null when it is not one, or outside years 0000-9999. */
+/**
+ * The instant an RFC 3339 date-time names, as an ISO string in UTC with milliseconds; null when
+ * it is not one, or outside years 0000-9999.
+ */
 export function normaliseDateTime(text: string): string | null {
   const match = RFC3339.exec(text);
   if (!match) return null;

@@ -51,7 +51,9 @@ export function describeIssue(part: InputPart, issue: ErrorObject, names: FieldN
     case 'maximum':
       return `${field} must be at most ${String(params.limit)}.`;
     case 'minLength':
-      return Number(params.limit) === 1 ? `${field} must not be empty.` : `${field} must be at least ${String(params.limit)} characters long.`;
+      return Number(params.limit) === 1
+        ? `${field} must not be empty.`
+        : `${field} must be at least ${String(params.limit)} characters long.`;
     case 'maxLength':
       return `${field} must be at most ${String(params.limit)} characters long.`;
     case 'pattern':

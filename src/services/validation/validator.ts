@@ -37,7 +37,10 @@ export function createValidator<T>(schema: AnySchema, part: InputPart): (value: 
     if (validate(value)) {
       const path = malformedText(value);
       if (path === null) return value as T;
-      throw new AppError('VALIDATION_FAILED', describeIssue(part, { keyword: 'wellFormed', instancePath: path, schemaPath: '', params: {} }, names));
+      throw new AppError(
+        'VALIDATION_FAILED',
+        describeIssue(part, { keyword: 'wellFormed', instancePath: path, schemaPath: '', params: {} }, names),
+      );
     }
     const [issue] = validate.errors ?? [];
     throw new AppError('VALIDATION_FAILED', issue ? describeIssue(part, issue, names) : undefined);
