@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { loadConfig } from '../config/load-config.ts';
 import { openDatabase } from '../db/connection.ts';
 import { migrateToLatest } from '../db/migrate.ts';
-import { serve } from '../main.ts';
+import { serve } from '../server.ts';
 import { keysCommand } from './keys-command.ts';
 import { HELP } from './usage.ts';
 import { UsageError } from './usage-error.ts';

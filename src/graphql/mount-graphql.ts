@@ -1,9 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import type { IdempotencyHooks } from '../rest/plugins/idempotency-hooks.ts';
+import type { IdempotencyHooks } from '../http/idempotency-hooks.ts';
 import { AppError } from '../errors/index.ts';
-import { errorHandler, sendErrorBody, sendGraphQLErrors } from '../rest/plugins/use-error-body.ts';
-import type { GraphQLOptions } from './create-yoga.ts';
-import { createGraphQL } from './create-yoga.ts';
+import { errorHandler, sendErrorBody } from '../http/error-handler.ts';
+import { sendGraphQLErrors } from './coded-error.ts';
+import type { GraphQLOptions } from './create-graphql.ts';
+import { createGraphQL } from './create-graphql.ts';
 
 /** Serves Yoga at /graphql (GET and POST) inside the Fastify app, beside REST. */
 export async function mountGraphQL(

@@ -1,5 +1,5 @@
 import type { Plugin } from 'graphql-yoga';
-import type { ServerContext } from '../create-yoga.ts';
+import type { ServerContext } from '../create-graphql.ts';
 import { rootFields } from '../root-fields.ts';
 
 /**

@@ -1,4 +1,4 @@
-import type { Page } from '../../services/pagination/page-size.ts';
+import type { Page } from '../../services/pagination/keyset-page.ts';
 
 /**
  * The Relay connection fields of a service page: every edge's cursor is the one REST

@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/types.ts';
 import { requirePrincipal } from '../../services/api-keys/index.ts';
 import { getMessage, messageIdSchema, sendMessage } from '../../services/messages/index.ts';
-import type { IdempotencyHooks } from '../plugins/idempotency-hooks.ts';
+import type { IdempotencyHooks } from '../../http/idempotency-hooks.ts';
 import { bearerSecurity, errorResponses, JSON_BODY, KEYED, ref } from '../schemas.ts';
 
 // Contract §4.4: the quickstart lives on its own base address, outside /v1.

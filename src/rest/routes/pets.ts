@@ -4,7 +4,7 @@ import type { Database } from '../../db/types.ts';
 import { createPet, getPet, listPets, listPetsQuerySchema, petIdSchema } from '../../services/pets/index.ts';
 import type { ListPetsQuery } from '../../services/pets/index.ts';
 import { nextLink } from '../next-link.ts';
-import type { IdempotencyHooks } from '../plugins/idempotency-hooks.ts';
+import type { IdempotencyHooks } from '../../http/idempotency-hooks.ts';
 import { bearerSecurity, errorResponses, JSON_BODY, KEYED, ref } from '../schemas.ts';
 
 export interface PetsRoutesOptions {

@@ -13,7 +13,7 @@ import {
 } from '../../services/orders/index.ts';
 import type { ListOrdersQuery } from '../../services/orders/index.ts';
 import { nextLink } from '../next-link.ts';
-import type { IdempotencyHooks } from '../plugins/idempotency-hooks.ts';
+import type { IdempotencyHooks } from '../../http/idempotency-hooks.ts';
 import { bearerSecurity, errorResponses, JSON_BODY, KEYED, ref } from '../schemas.ts';
 
 export interface StoreOrdersRoutesOptions {

@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/types.ts';
 import { decodeCursor, encodeCursor } from '../pagination/cursor.ts';
-import { keysetPage, PAGE_SIZE } from '../pagination/page-size.ts';
-import type { Page } from '../pagination/page-size.ts';
+import { keysetPage, PAGE_SIZE } from '../pagination/keyset-page.ts';
+import type { Page } from '../pagination/keyset-page.ts';
 import type { ListNaming } from '../validation/describe-issue.ts';
 import { createPartValidator } from '../validation/validator.ts';
 import { listOrdersQuerySchema } from './order-schema.ts';

@@ -1,4 +1,4 @@
-import { PAGE_SIZE } from '../pagination/page-size.ts';
+import { PAGE_SIZE } from '../pagination/keyset-page.ts';
 import { MAX_SAFE_ID } from '../pets/pet-schema.ts';
 
 /** The classic pet store order, forward only: placed → approved → delivered. */

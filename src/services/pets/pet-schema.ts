@@ -1,4 +1,4 @@
-import { PAGE_SIZE } from '../pagination/page-size.ts';
+import { PAGE_SIZE } from '../pagination/keyset-page.ts';
 
 /** Contract §2.1, exactly and case-sensitively. */
 export const PET_STATUSES = ['available', 'pending', 'sold'] as const;

@@ -1,4 +1,3 @@
-import { EnvelopArmorPlugin } from '@escape.tech/graphql-armor';
 // Type only: the module itself is loaded on demand, where GraphiQL is on.
 import type { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { useDisableIntrospection } from '@graphql-yoga/plugin-disable-introspection';
@@ -9,10 +8,11 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/types.ts';
 import type { GraphQLContext } from './context.ts';
 import { GRAPHIQL_DEFAULT_QUERY } from './graphiql-default-query.ts';
-import { GRAPHQL_LIMITS } from './graphql-limits.ts';
 import { createMaskError } from './mask-error.ts';
+import { useLimits } from './plugins/use-limits.ts';
 import { useLogUnexpectedErrors } from './plugins/use-log-unexpected-errors.ts';
 import { useMessageQuota } from './plugins/use-message-quota.ts';
+import { useParseErrorCode } from './plugins/use-parse-error-code.ts';
 import { useRequireKey } from './plugins/use-require-key.ts';
 import { useValidationErrorShape } from './plugins/use-validation-error-shape.ts';
 import { resolvers } from './resolvers/index.ts';
@@ -57,17 +57,9 @@ export async function createGraphQL({
   type Context = GraphQLContext & ServerContext;
   const maskError = createMaskError({ production });
   const plugins: Plugin<Context>[] = [
-    EnvelopArmorPlugin({
-      maxDepth: { n: GRAPHQL_LIMITS.maxDepth },
-      // __typename aliases count too: armor allows them by default, so 16 of them passed the limit.
-      maxAliases: { n: GRAPHQL_LIMITS.maxAliases, allowList: [] },
-      maxTokens: { n: GRAPHQL_LIMITS.maxTokens },
-      maxDirectives: { n: GRAPHQL_LIMITS.maxDirectives },
-      costLimit: { maxCost: GRAPHQL_LIMITS.maxCost },
-      // Suggestions are stripped for every kind of error by maskError in production.
-      blockFieldSuggestion: { enabled: false },
-    }) as Plugin<Context>,
-    useValidationErrorShape<Context>(maskError),
+    useLimits<Context>(),
+    useParseErrorCode<Context>(),
+    useValidationErrorShape<Context>({ production }),
     useRequireKey<Context>(),
     useLogUnexpectedErrors<Context>(),
   ];

@@ -1,8 +1,8 @@
 import type { FastifyReply, FastifyRequest, onSendHookHandler, preHandlerAsyncHookHandler } from 'fastify';
 import type { Kysely } from 'kysely';
-import type { Database } from '../../db/types.ts';
-import { AppError } from '../../errors/index.ts';
-import { abandonIdempotent, finishIdempotent, requestFingerprint, startIdempotent } from '../../services/idempotency/index.ts';
+import type { Database } from '../db/types.ts';
+import { AppError } from '../errors/index.ts';
+import { abandonIdempotent, finishIdempotent, requestFingerprint, startIdempotent } from '../services/idempotency/index.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {

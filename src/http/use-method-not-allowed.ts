@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { AppError } from '../../errors/index.ts';
-import { sendErrorBody } from './use-error-body.ts';
+import { AppError } from '../errors/index.ts';
+import { sendErrorBody } from './error-handler.ts';
 
 interface KnownPath {
   pattern: RegExp;

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { bearerToken, unauthorized } from '../../http/bearer-token.ts';
-import type { KeyVerifier, Principal } from '../../services/api-keys/index.ts';
+import { bearerToken, unauthorized } from './bearer-token.ts';
+import type { KeyVerifier, Principal } from '../services/api-keys/index.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { AppError } from '../../errors/index.ts';
-import type { RateLimitConfig } from '../../config/load-config.ts';
-import type { RateLimitDecision, RateLimiter } from '../../http/rate-limiter.ts';
+import { AppError } from '../errors/index.ts';
+import type { RateLimitConfig } from '../config/load-config.ts';
+import type { RateLimitDecision, RateLimiter } from './rate-limiter.ts';
 
 function announce(reply: FastifyReply, decision: RateLimitDecision): void {
   reply.header('RateLimit-Policy', `"${decision.policy}";q=${decision.limit};w=60`);

@@ -1,0 +1,43 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { toErrorBody } from '../errors/index.ts';
+import type { AppError } from '../errors/index.ts';
+import { WWW_AUTHENTICATE } from './bearer-token.ts';
+import { toAppError } from './to-app-error.ts';
+
+/** How a face sends a failed request: REST as the Error body, GraphQL as `{ errors }`. */
+export type SendError = (reply: FastifyReply, error: AppError) => FastifyReply;
+
+/** The headers an error's status calls for, on either face: how to authenticate, when to retry. */
+export function errorHeaders(error: AppError): Record<string, string> {
+  if (error.status === 401) return { 'WWW-Authenticate': WWW_AUTHENTICATE };
+  if (error.status === 503) return { 'Retry-After': '1' };
+  return {};
+}
+
+/** Status, headers and content type of an error answer; the body is the face's. */
+export function replyWithError(reply: FastifyReply, error: AppError): FastifyReply {
+  return reply.code(error.status).headers(errorHeaders(error)).type('application/json; charset=utf-8');
+}
+
+/** The contract's Error body (§2.4). */
+export const sendErrorBody: SendError = (reply, error) => replyWithError(reply, error).send(toErrorBody(error));
+
+/** The one boundary where a failed request becomes a response: mapped to the catalogue, logged once, sent in `send`'s shape. */
+export function errorHandler(send: SendError) {
+  return (error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply): FastifyReply => {
+    const appError = toAppError(error);
+    if (appError.status >= 500) {
+      request.log.error({ err: error }, 'request failed');
+    } else {
+      // The access line already has the status; the code and message are for debugging.
+      request.log.debug({ code: appError.code }, appError.message);
+    }
+    return send(reply, appError);
+  };
+}
+
+export const handleError = errorHandler(sendErrorBody);
+
+export function useErrorBody(app: FastifyInstance): void {
+  app.setErrorHandler(handleError);
+}
