@@ -131,7 +131,7 @@ describe('petstore CLI', () => {
   it('migrates, creates keys (the key alone on the last line), lists them without the key, and revokes', () => {
     const env = { DATABASE_URL: join(tempDir(), 'nested', 'cli.db') };
     expect(petstore(['migrate'], env).stdout).toMatch(
-      /Applied 4 migration\(s\): 0001-initial, 0002-orders-and-delivery, 0003-idempotency-keys, 0004-api-key-hash-index/,
+      /Applied 5 migration\(s\): 0001-initial, 0002-orders-and-delivery, 0003-idempotency-keys, 0004-api-key-hash-index, 0005-drop-order-complete/,
     );
     expect(petstore(['migrate'], env).stdout).toMatch(/up to date/);
 

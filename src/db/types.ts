@@ -1,4 +1,4 @@
-import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
+import type { ColumnType, Generated, Selectable } from 'kysely';
 
 /** Timestamps are ISO 8601 UTC strings written by the service layer, so every dialect stores the same text. */
 type Timestamp = string;
@@ -51,8 +51,6 @@ export interface OrdersTable {
   quantity: number;
   ship_date: Timestamp | null;
   status: 'placed' | 'approved' | 'delivered';
-  /** 0/1 in SQLite; the service turns it into a boolean. */
-  complete: ColumnType<number | boolean, boolean, boolean>;
   created_at: ColumnType<Timestamp, Timestamp, never>;
   updated_at: Timestamp;
 }
@@ -79,7 +77,5 @@ export interface Database {
 }
 
 export type PetRow = Selectable<PetsTable>;
-export type NewPetRow = Insertable<PetsTable>;
-export type ApiKeyRow = Selectable<ApiKeysTable>;
 export type MessageRow = Selectable<MessagesTable>;
 export type OrderRow = Selectable<OrdersTable>;

@@ -2,7 +2,8 @@ import type { FastifyError } from 'fastify';
 import { AppError } from '../errors/index.ts';
 import type { ErrorCode } from '../errors/index.ts';
 import { describeIssue } from '../services/validation/describe-issue.ts';
-import type { InputPart } from '../services/validation/describe-issue.ts';
+import { requestNaming } from './field-naming.ts';
+import type { RequestPart } from './field-naming.ts';
 
 // Fastify's own errors, named by the code of ours a client should see.
 const frameworkCodes: Record<string, [ErrorCode, string?]> = {
@@ -25,8 +26,8 @@ export function toAppError(error: unknown): AppError {
   if (!isFastifyError(error)) return new AppError('INTERNAL_ERROR', undefined, { cause: error });
 
   if (error.validation && error.validation.length > 0) {
-    const part = (error.validationContext ?? 'body') as InputPart;
-    return new AppError('VALIDATION_FAILED', describeIssue(part, error.validation[0] as Parameters<typeof describeIssue>[1]), {
+    const naming = requestNaming((error.validationContext ?? 'body') as RequestPart);
+    return new AppError('VALIDATION_FAILED', describeIssue(error.validation[0] as Parameters<typeof describeIssue>[0], naming), {
       cause: error,
     });
   }

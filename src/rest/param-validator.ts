@@ -1,9 +1,10 @@
 import { Ajv } from 'ajv';
 import type { ErrorObject, ValidateFunction } from 'ajv';
+import { addFormats } from '../services/validation/formats.ts';
 
 // Query strings and path parameters arrive as text, so they are coerced ("20" → 20);
 // bodies are JSON and are not ("20" is not an integer).
-const paramAjv = new Ajv({ coerceTypes: true, useDefaults: true, removeAdditional: false, allErrors: false });
+const paramAjv = addFormats(new Ajv({ coerceTypes: true, useDefaults: true, removeAdditional: false, allErrors: false }));
 
 const DECIMAL = /^(0|[1-9][0-9]*)$/;
 

@@ -14,6 +14,3 @@ export function connectionFields<T>(cursorOf: (item: T) => string) {
     },
   };
 }
-
-/** GraphQL's names for the fields of a service list query, for its error messages. */
-export const LIST_NAMING = { part: 'input', names: { limit: 'first', cursor: 'after' } } as const;

@@ -3,7 +3,10 @@ import { countOrders, getOrder, listOrders, orderCursor, placeOrder } from '../.
 import type { Order } from '../../services/orders/index.ts';
 import { parseId } from '../../services/validation/parse-id.ts';
 import type { Resolvers } from '../__generated__/resolvers-types.ts';
-import { connectionFields, LIST_NAMING } from './connection.ts';
+import { argumentNaming, LIST_ARGUMENTS } from '../argument-naming.ts';
+import { connectionFields } from './connection.ts';
+
+const ID_ARGUMENT = argumentNaming({ orderId: 'id' });
 
 export const orderResolvers: Resolvers = {
   Query: {
@@ -12,14 +15,14 @@ export const orderResolvers: Resolvers = {
         context.db,
         requirePrincipal(context).accountId,
         { limit: first, cursor: after ?? undefined, status: status ?? undefined },
-        LIST_NAMING,
+        LIST_ARGUMENTS,
       ),
-    order: (_parent, { id }, context) => getOrder(context.db, requirePrincipal(context).accountId, id),
+    order: (_parent, { id }, context) => getOrder(context.db, requirePrincipal(context).accountId, id, ID_ARGUMENT),
   },
   Mutation: {
     placeOrder: (_parent, { input }, context) =>
       placeOrder(context.db, requirePrincipal(context).accountId, {
-        petId: parseId(input.petId, 'Pet'),
+        petId: parseId(input.petId, 'petId'),
         ...(input.quantity != null ? { quantity: input.quantity } : {}),
         ...(input.shipDate != null ? { shipDate: input.shipDate } : {}),
       }),

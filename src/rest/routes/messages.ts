@@ -4,6 +4,7 @@ import type { Database } from '../../db/types.ts';
 import { requirePrincipal } from '../../services/api-keys/index.ts';
 import { getMessage, messageIdSchema, sendMessage } from '../../services/messages/index.ts';
 import type { IdempotencyHooks } from '../../http/idempotency-hooks.ts';
+import { requestNaming } from '../../http/field-naming.ts';
 import { bearerSecurity, errorResponses, JSON_BODY, KEYED, ref } from '../schemas.ts';
 
 // Contract §4.4: the quickstart lives on its own base address, outside /v1.
@@ -62,6 +63,6 @@ export const messagesRoutes: FastifyPluginAsync<MessagesRoutesOptions> = async (
         },
       },
     },
-    async (request) => getMessage(db, requirePrincipal(request).accountId, request.params.id),
+    async (request) => getMessage(db, requirePrincipal(request).accountId, request.params.id, requestNaming('params')),
   );
 };

@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/types.ts';
 import { createPet, getPet, listPets, listPetsQuerySchema, petIdSchema } from '../../services/pets/index.ts';
 import type { ListPetsQuery } from '../../services/pets/index.ts';
+import { requestNaming } from '../../http/field-naming.ts';
 import { nextLink } from '../next-link.ts';
 import type { IdempotencyHooks } from '../../http/idempotency-hooks.ts';
 import { bearerSecurity, errorResponses, JSON_BODY, KEYED, ref } from '../schemas.ts';
@@ -42,7 +43,7 @@ export const petsRoutes: FastifyPluginAsync<PetsRoutesOptions> = async (app, { d
       },
     },
     async (request, reply) => {
-      const page = await listPets(db, request.query);
+      const page = await listPets(db, request.query, requestNaming('querystring'));
       const link = nextLink(`${linkBase}/pets`, request.query, page.nextCursor);
       if (link) reply.header('Link', link);
       return page.items;
@@ -95,6 +96,6 @@ export const petsRoutes: FastifyPluginAsync<PetsRoutesOptions> = async (app, { d
         return payload;
       },
     },
-    async (request) => getPet(db, request.params.petId),
+    async (request) => getPet(db, request.params.petId, requestNaming('params')),
   );
 };

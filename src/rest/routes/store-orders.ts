@@ -12,6 +12,7 @@ import {
   placeOrder,
 } from '../../services/orders/index.ts';
 import type { ListOrdersQuery } from '../../services/orders/index.ts';
+import { requestNaming } from '../../http/field-naming.ts';
 import { nextLink } from '../next-link.ts';
 import type { IdempotencyHooks } from '../../http/idempotency-hooks.ts';
 import { bearerSecurity, errorResponses, JSON_BODY, KEYED, ref } from '../schemas.ts';
@@ -55,7 +56,7 @@ export const storeOrdersRoutes: FastifyPluginAsync<StoreOrdersRoutesOptions> = a
       },
     },
     async (request, reply) => {
-      const page = await listOrders(db, requirePrincipal(request).accountId, request.query);
+      const page = await listOrders(db, requirePrincipal(request).accountId, request.query, requestNaming('querystring'));
       const link = nextLink(`${linkBase}/store/orders`, request.query, page.nextCursor);
       if (link) reply.header('Link', link);
       return page.items;
@@ -109,7 +110,7 @@ export const storeOrdersRoutes: FastifyPluginAsync<StoreOrdersRoutesOptions> = a
         },
       },
     },
-    async (request) => getOrder(db, requirePrincipal(request).accountId, request.params.orderId),
+    async (request) => getOrder(db, requirePrincipal(request).accountId, request.params.orderId, requestNaming('params')),
   );
 
   app.patch<{ Params: { orderId: number } }>(

@@ -22,8 +22,6 @@ export interface SendMessageInput {
   message: string;
 }
 
-export const MESSAGE_ID_PATTERN = '^msg_[0-9]{1,32}$';
-
 export const sendMessageSchema = {
   type: 'object',
   additionalProperties: false,
@@ -37,7 +35,7 @@ export const messageSchema = {
   type: 'object',
   required: ['id', 'message', 'status', 'createdAt', 'updatedAt', 'attempts', 'failureReason'],
   properties: {
-    id: { type: 'string', pattern: MESSAGE_ID_PATTERN, description: 'Identifier of the queued message, `msg_<digits>`.' },
+    id: { type: 'string', format: 'message-id', description: 'Identifier of the queued message, `msg_<digits>`.' },
     message: { type: 'string', description: 'Echo of the text.' },
     status: {
       type: 'string',
@@ -52,4 +50,4 @@ export const messageSchema = {
   },
 } as const;
 
-export const messageIdSchema = { type: 'string', pattern: MESSAGE_ID_PATTERN, description: 'A message id, `msg_<digits>`.' } as const;
+export const messageIdSchema = { type: 'string', format: 'message-id', description: 'A message id, `msg_<digits>`.' } as const;

@@ -2,12 +2,13 @@ import { randomInt } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { isUniqueViolation } from '../../db/database-error.ts';
 import type { Database } from '../../db/types.ts';
+import type { FieldNaming } from '../validation/describe-issue.ts';
 import { createValidator } from '../validation/validator.ts';
 import { sendMessageSchema } from './message-schema.ts';
 import type { Message, SendMessageInput } from './message-schema.ts';
 import { toMessage } from './to-message.ts';
 
-const validateInput = createValidator<SendMessageInput>(sendMessageSchema, 'body');
+const validateInput = createValidator<SendMessageInput>(sendMessageSchema);
 
 // Milliseconds then six random digits: ids sort roughly by time and do not reveal a count.
 function newMessageId(now: Date): string {
@@ -18,8 +19,8 @@ function newMessageId(now: Date): string {
  * Stores the message as `queued` and due now: the outbox row is committed before this
  * returns, so an accepted message survives a crash and the delivery worker finds it.
  */
-export async function sendMessage(db: Kysely<Database>, accountId: number, input: unknown): Promise<Message> {
-  const { message } = validateInput(input);
+export async function sendMessage(db: Kysely<Database>, accountId: number, input: unknown, naming?: FieldNaming): Promise<Message> {
+  const { message } = validateInput(input, naming);
   for (let attempt = 0; ; attempt++) {
     const now = new Date().toISOString();
     const row = {

@@ -8,7 +8,7 @@ import type { AdvanceOrderInput, Order } from './order-schema.ts';
 import { previousStatus } from './order-transitions.ts';
 import { orderColumns, toOrder } from './to-order.ts';
 
-const validateInput = createValidator<AdvanceOrderInput>(advanceOrderSchema, 'body');
+const validateInput = createValidator<AdvanceOrderInput>(advanceOrderSchema);
 
 /**
  * Moves an order one step forward. Delivery completes the order and sells the pet.
@@ -22,7 +22,7 @@ export async function advanceOrder(db: Kysely<Database>, accountId: number, orde
     const from = previousStatus(order, status);
     const row = await trx
       .updateTable('orders')
-      .set({ status, complete: status === 'delivered', updated_at: new Date().toISOString() })
+      .set({ status, updated_at: new Date().toISOString() })
       .where('id', '=', order.id)
       .where('status', '=', from)
       .returning(orderColumns)

@@ -3,8 +3,8 @@ import type { Database } from '../../db/types.ts';
 import { decodeCursor, encodeCursor } from '../pagination/cursor.ts';
 import { keysetPage, PAGE_SIZE } from '../pagination/keyset-page.ts';
 import type { Page } from '../pagination/keyset-page.ts';
-import type { ListNaming } from '../validation/describe-issue.ts';
-import { createPartValidator } from '../validation/validator.ts';
+import type { FieldNaming } from '../validation/describe-issue.ts';
+import { createValidator } from '../validation/validator.ts';
 import { listOrdersQuerySchema } from './order-schema.ts';
 import type { ListOrdersQuery, Order, OrderStatus } from './order-schema.ts';
 import { orderColumns, toOrder } from './to-order.ts';
@@ -14,7 +14,7 @@ export interface OrderPage extends Page<Order> {
   status: OrderStatus | undefined;
 }
 
-const validatorFor = createPartValidator<ListOrdersQuery>(listOrdersQuerySchema);
+const validateQuery = createValidator<ListOrdersQuery>(listOrdersQuerySchema);
 
 export function orderCursor(order: Pick<Order, 'id'>): string {
   return encodeCursor('orders', order.id);
@@ -25,9 +25,9 @@ export async function listOrders(
   db: Kysely<Database>,
   accountId: number,
   query: ListOrdersQuery,
-  { part, names }: ListNaming = { part: 'querystring' },
+  naming?: FieldNaming,
 ): Promise<OrderPage> {
-  const { limit = PAGE_SIZE.default, status, cursor } = validatorFor(part)({ ...query }, names);
+  const { limit = PAGE_SIZE.default, status, cursor } = validateQuery({ ...query }, naming);
   const afterId = cursor === undefined ? 0 : decodeCursor('orders', cursor);
   let select = db.selectFrom('orders').select(orderColumns).where('account_id', '=', accountId).where('id', '>', afterId);
   if (status !== undefined) select = select.where('status', '=', status);

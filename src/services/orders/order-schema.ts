@@ -1,5 +1,5 @@
-import { PAGE_SIZE } from '../pagination/keyset-page.ts';
-import { MAX_SAFE_ID } from '../pets/pet-schema.ts';
+import { listQuerySchema } from '../pagination/list-query-schema.ts';
+import { idSchema } from '../validation/id-schema.ts';
 
 /** The classic pet store order, forward only: placed → approved → delivered. */
 export const ORDER_STATUSES = ['placed', 'approved', 'delivered'] as const;
@@ -31,7 +31,6 @@ export interface ListOrdersQuery {
   cursor?: string;
 }
 
-const idSchema = { type: 'integer', minimum: 1, maximum: MAX_SAFE_ID } as const;
 export const orderStatusSchema = { type: 'string', enum: [...ORDER_STATUSES] } as const;
 
 export const placeOrderSchema = {
@@ -65,25 +64,6 @@ export const orderSchema = {
   },
 } as const;
 
-export const listOrdersQuerySchema = {
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    limit: {
-      type: 'integer',
-      minimum: PAGE_SIZE.min,
-      maximum: PAGE_SIZE.max,
-      default: PAGE_SIZE.default,
-      description: 'Maximum number of orders returned.',
-    },
-    status: { ...orderStatusSchema, description: 'Filters orders by status.' },
-    cursor: {
-      type: 'string',
-      minLength: 1,
-      maxLength: 200,
-      description: 'Opaque cursor from the `Link: rel="next"` header of the previous page.',
-    },
-  },
-} as const;
+export const listOrdersQuerySchema = listQuerySchema('orders', orderStatusSchema);
 
 export const orderIdSchema = { ...idSchema, description: 'The identifier of the order.' } as const;

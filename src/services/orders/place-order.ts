@@ -7,7 +7,7 @@ import { placeOrderSchema } from './order-schema.ts';
 import type { Order, PlaceOrderInput } from './order-schema.ts';
 import { orderColumns, toOrder } from './to-order.ts';
 
-const validateInput = createValidator<PlaceOrderInput>(placeOrderSchema, 'body');
+const validateInput = createValidator<PlaceOrderInput>(placeOrderSchema);
 
 /**
  * Orders an available pet and makes it pending, in one transaction. The first statement
@@ -37,7 +37,6 @@ export async function placeOrder(db: Kysely<Database>, accountId: number, input:
         quantity,
         ship_date: shipDate === undefined ? null : normaliseDateTime(shipDate),
         status: 'placed',
-        complete: false,
         created_at: now,
         updated_at: now,
       })

@@ -1,7 +1,7 @@
 import type { OrderRow } from '../../db/types.ts';
 import type { Order } from './order-schema.ts';
 
-export const orderColumns = ['id', 'pet_id', 'quantity', 'ship_date', 'status', 'complete'] as const;
+export const orderColumns = ['id', 'pet_id', 'quantity', 'ship_date', 'status'] as const;
 
 export function toOrder(row: Pick<OrderRow, (typeof orderColumns)[number]>): Order {
   return {
@@ -10,6 +10,7 @@ export function toOrder(row: Pick<OrderRow, (typeof orderColumns)[number]>): Ord
     quantity: row.quantity,
     shipDate: row.ship_date,
     status: row.status,
-    complete: Boolean(row.complete),
+    // One fact, stored once: an order is complete when it is delivered.
+    complete: row.status === 'delivered',
   };
 }

@@ -6,7 +6,7 @@ import { DEFAULT_PET_STATUS, newPetSchema } from './pet-schema.ts';
 import type { NewPet, Pet, PetStatus } from './pet-schema.ts';
 import { petColumns, toPet } from './to-pet.ts';
 
-const validateNewPet = createValidator<NewPet>(newPetSchema, 'body');
+const validateNewPet = createValidator<NewPet>(newPetSchema);
 
 const insertPet = preparedQuery((db: Kysely<Database>, name: string, categoryId: number, status: PetStatus, createdAt: string) =>
   db.insertInto('pets').values({ name, category_id: categoryId, status, created_at: createdAt }).returning(petColumns),

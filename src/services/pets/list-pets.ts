@@ -4,8 +4,8 @@ import type { Database } from '../../db/types.ts';
 import { decodeCursor, encodeCursor } from '../pagination/cursor.ts';
 import { keysetPage, PAGE_SIZE } from '../pagination/keyset-page.ts';
 import type { Page } from '../pagination/keyset-page.ts';
-import type { ListNaming } from '../validation/describe-issue.ts';
-import { createPartValidator } from '../validation/validator.ts';
+import type { FieldNaming } from '../validation/describe-issue.ts';
+import { createValidator } from '../validation/validator.ts';
 import { listPetsQuerySchema } from './pet-schema.ts';
 import type { ListPetsQuery, Pet, PetStatus } from './pet-schema.ts';
 import { petColumns, toPet } from './to-pet.ts';
@@ -15,7 +15,7 @@ export interface PetPage extends Page<Pet> {
   status: PetStatus | undefined;
 }
 
-const validatorFor = createPartValidator<ListPetsQuery>(listPetsQuerySchema);
+const validateQuery = createValidator<ListPetsQuery>(listPetsQuerySchema);
 
 // The two shapes of a page read, built once: listing is the busiest read this API serves.
 const firstRows = (db: Kysely<Database>, afterId: number) => db.selectFrom('pets').select(petColumns).where('id', '>', afterId);
@@ -30,12 +30,8 @@ export function petCursor(pet: Pick<Pet, 'id'>): string {
 }
 
 /** Pets in ascending id order, a page at a time. Keyset pagination: a deep page costs what the first does. */
-export async function listPets(
-  db: Kysely<Database>,
-  query: ListPetsQuery,
-  { part, names }: ListNaming = { part: 'querystring' },
-): Promise<PetPage> {
-  const { limit = PAGE_SIZE.default, status, cursor } = validatorFor(part)({ ...query }, names);
+export async function listPets(db: Kysely<Database>, query: ListPetsQuery, naming?: FieldNaming): Promise<PetPage> {
+  const { limit = PAGE_SIZE.default, status, cursor } = validateQuery({ ...query }, naming);
   const afterId = cursor === undefined ? 0 : decodeCursor('pets', cursor);
 
   // One extra row says whether a next page exists without a count.

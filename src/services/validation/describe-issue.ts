@@ -1,16 +1,16 @@
 import type { ErrorObject } from 'ajv';
 
-/** Where a value came from, so a message can say "query parameter 'limit'" or "field 'name'". */
-export type InputPart = 'body' | 'querystring' | 'params' | 'input';
+/**
+ * How a caller names a field in its messages, chosen where the input arrived: REST says
+ * "Query parameter 'limit'" or "Field 'name'", GraphQL "Argument 'first'". `''` names the
+ * whole input ("The request body").
+ */
+export type FieldNaming = (field: string) => string;
 
-const partNoun: Record<InputPart, string> = {
-  body: 'Field',
-  querystring: 'Query parameter',
-  params: 'Path parameter',
-  input: 'Argument',
-};
+/** The services' own naming: a field of the input object. */
+export const fieldNaming: FieldNaming = (field) => (field === '' ? 'The input' : `Field '${field}'`);
 
-const typeNoun: Record<string, string> = {
+const TYPE_NOUN: Record<string, string> = {
   integer: 'an integer',
   number: 'a number',
   string: 'a string',
@@ -19,56 +19,48 @@ const typeNoun: Record<string, string> = {
   array: 'an array',
 };
 
-/** What a surface calls a field, where it differs from the schema (GraphQL's `first` is the schema's `limit`). */
-export type FieldNames = Readonly<Record<string, string>>;
+/** What each named format (formats.ts) means, in words a client can act on. */
+const FORMAT_WORDS: Record<string, string> = {
+  'date-time': 'must be an RFC 3339 date-time in years 0000-9999 (UTC), e.g. 2026-12-01T10:00:00Z',
+  'non-blank': 'must contain a non-blank character',
+  'message-id': 'must look like msg_<digits>',
+};
 
-/** How a caller names a list query's fields in its own error messages. */
-export interface ListNaming {
-  part: InputPart;
-  names?: FieldNames;
+/** The predicate of an issue: everything after the field's name, ending with a full stop. */
+function problem(issue: ErrorObject): string {
+  const params = issue.params as Record<string, unknown>;
+  switch (issue.keyword) {
+    case 'type':
+      return `must be ${TYPE_NOUN[String(params.type)] ?? String(params.type)}.`;
+    case 'minimum':
+      return `must be at least ${String(params.limit)}.`;
+    case 'maximum':
+      return `must be at most ${String(params.limit)}.`;
+    case 'minLength':
+      return Number(params.limit) === 1 ? 'must not be empty.' : `must be at least ${String(params.limit)} characters long.`;
+    case 'maxLength':
+      return `must be at most ${String(params.limit)} characters long.`;
+    case 'format':
+      return `${FORMAT_WORDS[String(params.format)] ?? `must be a ${String(params.format)}`}.`;
+    case 'enum':
+      return `must be one of: ${(params.allowedValues as unknown[]).join(', ')}.`;
+    case 'decimal':
+      return 'must be an integer written in plain decimal digits.';
+    case 'wellFormed':
+      return 'must be well-formed Unicode text (it holds a lone surrogate).';
+    default:
+      return `is invalid (${issue.message ?? issue.keyword}).`;
+  }
 }
 
 /**
- * One sentence a client can act on, naming the offending field. REST (Fastify's
- * ajv) and the service layer both describe issues here, so their words match.
+ * One sentence a client can act on, naming the offending field the way the caller does.
+ * Fastify's validation of REST requests and the services' own validation both describe
+ * issues here, so the two faces use the same words for the same rule.
  */
-export function describeIssue(part: InputPart, issue: ErrorObject, names: FieldNames = {}): string {
+export function describeIssue(issue: ErrorObject, naming: FieldNaming = fieldNaming): string {
   const params = issue.params as Record<string, unknown>;
-  const name = (key: string) => names[key] ?? key;
-  const path = name(issue.instancePath.replace(/^\//, '').replaceAll('/', '.'));
-  const field = `${partNoun[part]} '${path}'`;
-  switch (issue.keyword) {
-    case 'additionalProperties':
-      return `${partNoun[part]} '${name(String(params.additionalProperty))}' is not allowed.`;
-    case 'required':
-      return `${partNoun[part]} '${name(String(params.missingProperty))}' is required.`;
-    case 'type':
-      return path === ''
-        ? `The ${part === 'body' ? 'request body' : part} must be ${typeNoun[String(params.type)] ?? String(params.type)}.`
-        : `${field} must be ${typeNoun[String(params.type)] ?? String(params.type)}.`;
-    case 'minimum':
-      return `${field} must be at least ${String(params.limit)}.`;
-    case 'maximum':
-      return `${field} must be at most ${String(params.limit)}.`;
-    case 'minLength':
-      return Number(params.limit) === 1
-        ? `${field} must not be empty.`
-        : `${field} must be at least ${String(params.limit)} characters long.`;
-    case 'maxLength':
-      return `${field} must be at most ${String(params.limit)} characters long.`;
-    case 'pattern':
-      return `${field} must contain a non-blank character.`;
-    case 'format':
-      return params.format === 'date-time'
-        ? `${field} must be an RFC 3339 date-time in years 0000-9999 (UTC), e.g. 2026-12-01T10:00:00Z.`
-        : `${field} must be a ${String(params.format)}.`;
-    case 'wellFormed':
-      return `${field} must be well-formed Unicode text (it holds a lone surrogate).`;
-    case 'decimal':
-      return `${field} must be an integer written in plain decimal digits.`;
-    case 'enum':
-      return `${field} must be one of: ${(params.allowedValues as unknown[]).join(', ')}.`;
-    default:
-      return `${field} is invalid (${issue.message ?? issue.keyword}).`;
-  }
+  if (issue.keyword === 'additionalProperties') return `${naming(String(params.additionalProperty))} is not allowed.`;
+  if (issue.keyword === 'required') return `${naming(String(params.missingProperty))} is required.`;
+  return `${naming(issue.instancePath.replace(/^\//, '').replaceAll('/', '.'))} ${problem(issue)}`;
 }

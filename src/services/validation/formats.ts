@@ -1,0 +1,15 @@
+import type { Ajv } from 'ajv';
+import { isDateTime } from './date-time.ts';
+
+/**
+ * The named string formats of the schemas, for every ajv that checks them (the services' and
+ * REST's query and path validator), each with its words in describe-issue.ts. A named format,
+ * not a bare `pattern`, so a message can say what the rule means.
+ */
+export function addFormats(ajv: Ajv): Ajv {
+  // RFC 3339, years 0000-9999 in UTC (date-time.ts).
+  ajv.addFormat('date-time', isDateTime);
+  ajv.addFormat('non-blank', /\S/);
+  ajv.addFormat('message-id', /^msg_[0-9]{1,32}$/);
+  return ajv;
+}
