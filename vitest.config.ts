@@ -8,7 +8,9 @@ export default defineConfig({
   },
   test: {
     include: ['test/**/*.test.ts'],
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // Sized for a loaded two-core machine (CI runs beside other jobs), never for a fast one:
+    // a timeout only catches a hang. Tests that start processes set their own, longer ones.
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
   },
 });

@@ -57,7 +57,7 @@ describe('README', () => {
   });
 });
 
-describe('the README walkthrough, pasted in order on a fresh database', () => {
+describe('the README walkthrough, pasted in order on a fresh database', { timeout: 180_000 }, () => {
   let server: RunningServer;
   beforeAll(async () => {
     server = await startServer({ DATABASE_URL: join(tempDir(), 'walkthrough.db') });

@@ -1,9 +1,5 @@
 import { readFileSync } from 'node:fs';
 import { loadConfig } from '../config/load-config.ts';
-import { openDatabase } from '../db/connection.ts';
-import { migrateToLatest } from '../db/migrate.ts';
-import { serve } from '../server.ts';
-import { keysCommand } from './keys-command.ts';
 import { HELP } from './usage.ts';
 import { UsageError } from './usage-error.ts';
 
@@ -47,10 +43,17 @@ async function run(argv: string[]): Promise<void> {
   if (!COMMANDS.includes(command)) throw new UsageError(`unknown command '${command}'`);
 
   const config = loadConfig();
+  // Each command loads only what it needs: help and keys start in a fraction of the server's time.
   if (command === 'serve') {
+    const { serve } = await import('../server.ts');
     await serve(config);
     return;
   }
+  const [{ openDatabase }, { migrateToLatest }, { keysCommand }] = await Promise.all([
+    import('../db/connection.ts'),
+    import('../db/migrate.ts'),
+    import('./keys-command.ts'),
+  ]);
   const db = openDatabase(config.databaseUrl);
   try {
     const { applied } = await migrateToLatest(db);

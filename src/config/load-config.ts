@@ -1,4 +1,5 @@
-import { DEFAULT_DATABASE_URL } from '../db/connection.ts';
+/** Where the data lives when DATABASE_URL is not set: a SQLite file, folders created. */
+export const DEFAULT_DATABASE_URL = './data/petstore.db';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];

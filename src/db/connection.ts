@@ -7,8 +7,6 @@ import { PetstoreSqliteDialect } from './sqlite-dialect.ts';
 import { sqliteOpenFailure } from './sqlite-open-failure.ts';
 import type { Database } from './types.ts';
 
-export const DEFAULT_DATABASE_URL = './data/petstore.db';
-
 /** Opens (creating folders and file) and reads the file, so a bad path fails here with its reason. */
 function openFile(file: string): SQLite.Database {
   let sqlite: SQLite.Database | undefined;
@@ -29,7 +27,7 @@ function openFile(file: string): SQLite.Database {
  * Opens the database named by DATABASE_URL. This file is where the dialect is chosen;
  * nothing above src/db knows it is SQLite.
  */
-export function openDatabase(databaseUrl: string = DEFAULT_DATABASE_URL): Kysely<Database> {
+export function openDatabase(databaseUrl: string): Kysely<Database> {
   const file = databaseUrl === ':memory:' ? ':memory:' : databaseUrl.replace(/^(sqlite|file):(\/\/)?/, '');
   const sqlite = openFile(file);
   // synchronous=NORMAL in WAL mode never corrupts the database; a power cut (not a process

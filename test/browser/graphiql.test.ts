@@ -21,7 +21,7 @@ beforeAll(async () => {
     headless: true,
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'],
   });
-}, 120_000);
+}, 180_000);
 afterAll(async () => {
   await browser?.close();
   await t?.close();
@@ -43,14 +43,14 @@ describe('GraphiQL in a real browser', () => {
     await page.getByRole('menuitem', { name: 'ListPets' }).click();
 
     const result = page.locator('.result-window');
-    await result.getByText('Browser Rex').waitFor({ timeout: 20_000 });
+    await result.getByText('Browser Rex').waitFor({ timeout: 60_000 });
     // Monaco renders spaces as no-break spaces.
     const text = (await result.innerText()).replaceAll('\u00a0', ' ');
     expect(text).toMatch(/"totalCount": 1/);
     expect(text).toMatch(/"status": "available"/);
     expect(text).not.toMatch(/"errors"/);
     expect(offsite).toEqual([]);
-  }, 90_000);
+  }, 180_000);
 
   it('shows the REST docs (Swagger UI) under their Content-Security-Policy', async () => {
     const page = await browser.newPage();
@@ -59,10 +59,10 @@ describe('GraphiQL in a real browser', () => {
       if (/Content Security Policy/i.test(message.text())) blocked.push(message.text());
     });
     await page.goto(`${origin}/v1/docs/`);
-    await page.getByText('/pets/{petId}').first().waitFor({ timeout: 20_000 });
+    await page.getByText('/pets/{petId}').first().waitFor({ timeout: 60_000 });
     expect(await page.getByText('Petstore Gateway').first().isVisible()).toBe(true);
     expect(blocked).toEqual([]);
-  }, 60_000);
+  }, 180_000);
 
   it('disables the test panel of GET /store/orders only (contract §4.5)', async () => {
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
@@ -70,7 +70,7 @@ describe('GraphiQL in a real browser', () => {
     const operation = (id: string) => page.locator(`#operations-${id}`);
     for (const id of ['store-listStoreOrders', 'pets-listPets', 'store-placeStoreOrder']) {
       await operation(id).locator('.opblock-summary').first().click();
-      await operation(id).locator('.opblock-body').waitFor({ timeout: 20_000 });
+      await operation(id).locator('.opblock-body').waitFor({ timeout: 60_000 });
     }
     expect(await operation('pets-listPets').getByRole('button', { name: 'Try it out' }).count()).toBe(1);
     expect(await operation('store-placeStoreOrder').getByRole('button', { name: 'Try it out' }).count()).toBe(1);
@@ -78,5 +78,5 @@ describe('GraphiQL in a real browser', () => {
     expect(await operation('store-listStoreOrders').getByRole('button', { name: 'Execute' }).count()).toBe(0);
     // The operation is still documented: its parameters are listed.
     expect(await operation('store-listStoreOrders').getByText('limit').count()).toBeGreaterThan(0);
-  }, 60_000);
+  }, 180_000);
 });

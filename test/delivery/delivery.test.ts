@@ -46,7 +46,7 @@ const settled = (app: TestApp, id: string, status: string) =>
       const record = await read(app, id);
       return record.status === status ? record : null;
     },
-    15_000,
+    60_000,
     `message ${id} to be ${status}`,
   );
 

@@ -26,7 +26,7 @@ async function start(env: Record<string, string>): Promise<RunningServer> {
   return server;
 }
 
-describe('two server processes on one database', () => {
+describe('two server processes on one database', { timeout: 180_000 }, () => {
   it('deliver every message exactly once between them', async () => {
     const deliveries = new Map<string, number>();
     receiver = await startReceiver((request) => {
@@ -43,7 +43,7 @@ describe('two server processes on one database', () => {
       const res = await fetch(`${server.origin}/messages`, { method: 'POST', headers, body: JSON.stringify({ message: `m${i}` }) });
       ids.push(((await res.json()) as { id: string }).id);
     }
-    await waitFor(async () => ids.every((id) => deliveries.has(id)), 20_000, 'all deliveries');
+    await waitFor(async () => ids.every((id) => deliveries.has(id)), 60_000, 'all deliveries');
     await new Promise((r) => setTimeout(r, 300));
     expect([...deliveries.values()].every((n) => n === 1)).toBe(true);
     expect(deliveries.size).toBe(40);
@@ -67,7 +67,7 @@ describe('two server processes on one database', () => {
   });
 });
 
-describe('a crash mid-delivery', () => {
+describe('a crash mid-delivery', { timeout: 180_000 }, () => {
   it('leaves the message to be delivered after a restart, not lost', async () => {
     let firstSeen = false;
     receiver = await startReceiver((_request, index) => {
@@ -86,7 +86,7 @@ describe('a crash mid-delivery', () => {
     const sent = (await (
       await fetch(`${first.origin}/messages`, { method: 'POST', headers, body: JSON.stringify({ message: 'survive' }) })
     ).json()) as { id: string };
-    await waitFor(async () => firstSeen, 10_000, 'the first delivery attempt');
+    await waitFor(async () => firstSeen, 60_000, 'the first delivery attempt');
     // The server dies while the webhook still holds the request.
     expect(await first.stop('SIGKILL')).toBeNull();
 
@@ -96,7 +96,7 @@ describe('a crash mid-delivery', () => {
         const r = (await (await fetch(`${second.origin}/messages/${sent.id}`, { headers })).json()) as { status: string; attempts: number };
         return r.status === 'sent' ? r : null;
       },
-      20_000,
+      60_000,
       'redelivery',
     );
     expect(record.attempts).toBe(2);

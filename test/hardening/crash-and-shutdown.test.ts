@@ -67,7 +67,7 @@ describe('kill -9 under concurrent writes', () => {
     } finally {
       db.close();
     }
-  }, 120_000);
+  }, 240_000);
 });
 
 describe.each(['SIGTERM', 'SIGINT'] as const)('%s under load', (signal) => {
@@ -124,10 +124,10 @@ describe.each(['SIGTERM', 'SIGINT'] as const)('%s under load', (signal) => {
     } finally {
       db.close();
     }
-  }, 60_000);
+  }, 180_000);
 });
 
-describe('a request whose connection is cut by garbage after it', () => {
+describe('a request whose connection is cut by garbage after it', { timeout: 180_000 }, () => {
   it('leaves the drain bookkeeping, so SIGTERM still drains at once and exits 0', async () => {
     const { env } = database();
     server = await startServer(env);

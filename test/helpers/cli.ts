@@ -16,13 +16,13 @@ export function petstore(args: string[], env: Record<string, string>): CliResult
   const result = spawnSync(process.execPath, [BIN, ...args], {
     env: { ...process.env, LOG_LEVEL: 'warn', ...env },
     encoding: 'utf8',
-    timeout: 30_000,
+    timeout: 120_000,
   });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
 /** `petstore …` as a process, without blocking this one (a test may hold a port the child needs to find taken). */
-export function petstoreAsync(args: string[], env: Record<string, string>, timeoutMs = 30_000): Promise<CliResult> {
+export function petstoreAsync(args: string[], env: Record<string, string>, timeoutMs = 120_000): Promise<CliResult> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [BIN, ...args], {
       env: { ...process.env, LOG_LEVEL: 'warn', ...env },
@@ -73,7 +73,7 @@ export async function startServer(env: Record<string, string>): Promise<RunningS
     try {
       if ((await fetch(`${origin}/healthz`)).ok) break;
     } catch {
-      if (i > 300) throw new Error(`server did not start: ${output}`);
+      if (i > 1200) throw new Error(`server did not start: ${output}`);
     }
     await new Promise((r) => setTimeout(r, 100));
   }

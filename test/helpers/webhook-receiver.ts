@@ -47,7 +47,7 @@ export async function startReceiver(decide: (request: ReceivedRequest, index: nu
 }
 
 /** Polls until `check` returns a value, or fails after `timeoutMs`. */
-export async function waitFor<T>(check: () => Promise<T | undefined | null | false>, timeoutMs = 15_000, what = 'condition'): Promise<T> {
+export async function waitFor<T>(check: () => Promise<T | undefined | null | false>, timeoutMs = 60_000, what = 'condition'): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();
