@@ -52,8 +52,8 @@ function printFirstKey(app: FastifyInstance, config: Config, key: string): void 
  * fails never makes a key that nobody sees.
  */
 export async function serve(config: Config): Promise<FastifyInstance> {
-  const db = openDatabase(config.databaseUrl);
-  const app = await createApp({ config, db });
+  const database = openDatabase(config.databaseUrl);
+  const app = await createApp({ config, database });
   try {
     await app.listen({ port: config.port, host: config.host });
   } catch (error) {
@@ -61,7 +61,7 @@ export async function serve(config: Config): Promise<FastifyInstance> {
     throw listenFailure(error, config);
   }
   try {
-    const first = config.nodeEnv === 'production' ? null : await ensureFirstKey(db);
+    const first = config.nodeEnv === 'production' ? null : await ensureFirstKey(database.db);
     if (first) printFirstKey(app, config, first.key);
   } catch (error) {
     await app.close();

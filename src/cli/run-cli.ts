@@ -54,7 +54,7 @@ async function run(argv: string[]): Promise<void> {
     import('../db/migrate.ts'),
     import('./keys-command.ts'),
   ]);
-  const db = openDatabase(config.databaseUrl);
+  const { db } = openDatabase(config.databaseUrl);
   try {
     const { applied } = await migrateToLatest(db);
     if (command === 'migrate') {

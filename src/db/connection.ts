@@ -2,7 +2,8 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely } from 'kysely';
-import { registerDataVersion, sqliteDataVersion } from './data-version.ts';
+import { sqliteDataVersion } from './data-version.ts';
+import type { DataVersion } from './data-version.ts';
 import { PetstoreSqliteDialect } from './sqlite-dialect.ts';
 import { sqliteOpenFailure } from './sqlite-open-failure.ts';
 import type { Database } from './types.ts';
@@ -23,11 +24,18 @@ function openFile(file: string): SQLite.Database {
   }
 }
 
+/** An open database: the Kysely instance the services take, and what only the engine can tell about it. */
+export interface OpenDatabase {
+  db: Kysely<Database>;
+  /** Moves whenever a write may have been committed, by this process or another (data-version.ts). */
+  dataVersion: DataVersion;
+}
+
 /**
  * Opens the database named by DATABASE_URL. This file is where the dialect is chosen;
  * nothing above src/db knows it is SQLite.
  */
-export function openDatabase(databaseUrl: string): Kysely<Database> {
+export function openDatabase(databaseUrl: string): OpenDatabase {
   const file = databaseUrl === ':memory:' ? ':memory:' : databaseUrl.replace(/^(sqlite|file):(\/\/)?/, '');
   const sqlite = openFile(file);
   // synchronous=NORMAL in WAL mode never corrupts the database; a power cut (not a process
@@ -36,7 +44,5 @@ export function openDatabase(databaseUrl: string): Kysely<Database> {
   sqlite.pragma('foreign_keys = ON');
   // Writers from another process wait up to 5 s for the lock instead of failing at once.
   sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({ dialect: new PetstoreSqliteDialect(sqlite) });
-  registerDataVersion(db, sqliteDataVersion(sqlite));
-  return db;
+  return { db: new Kysely<Database>({ dialect: new PetstoreSqliteDialect(sqlite) }), dataVersion: sqliteDataVersion(sqlite) };
 }

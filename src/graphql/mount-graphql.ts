@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import type { IdempotencyHooks } from '../http/idempotency-hooks.ts';
+import { idempotencyHooks } from '../http/idempotency-hooks.ts';
+import { hasGraphQLErrors, isMutationRequest } from './mutation-request.ts';
 import { AppError } from '../errors/index.ts';
 import { errorHandler, sendErrorBody } from '../http/error-handler.ts';
 import { sendGraphQLErrors } from './coded-error.ts';
@@ -7,17 +8,15 @@ import type { GraphQLOptions } from './create-graphql.ts';
 import { createGraphQL } from './create-graphql.ts';
 
 /** Serves Yoga at /graphql (GET and POST) inside the Fastify app, beside REST. */
-export async function mountGraphQL(
-  app: FastifyInstance,
-  options: Omit<GraphQLOptions, 'log'>,
-  hooks: { idempotent: IdempotencyHooks },
-): Promise<void> {
+export async function mountGraphQL(app: FastifyInstance, options: Omit<GraphQLOptions, 'log'>): Promise<void> {
   const yoga = await createGraphQL({ ...options, log: app.log });
+  // Idempotency-Key applies to mutations, and only an answer without errors is kept for replays.
+  const idempotent = idempotencyHooks(options.db, { applies: isMutationRequest, succeeded: (payload) => !hasGraphQLErrors(payload) });
   app.route({
     // Errors raised before Yoga runs (rate limit, idempotency, a bad body) still answer as GraphQL.
     errorHandler: errorHandler(sendGraphQLErrors),
-    preHandler: hooks.idempotent.preHandler,
-    onSend: hooks.idempotent.onSend,
+    preHandler: idempotent.preHandler,
+    onSend: idempotent.onSend,
     url: yoga.graphqlEndpoint,
     method: ['GET', 'POST'],
     // GraphQL is described by its schema (introspection, GraphiQL, docs/graphql.md), not by the REST document.

@@ -1,10 +1,11 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../errors/index.ts';
 import type { RateLimitConfig } from '../config/load-config.ts';
+import { RATE_WINDOW_MS } from './rate-limiter.ts';
 import type { RateLimitDecision, RateLimiter } from './rate-limiter.ts';
 
 function announce(reply: FastifyReply, decision: RateLimitDecision): void {
-  reply.header('RateLimit-Policy', `"${decision.policy}";q=${decision.limit};w=60`);
+  reply.header('RateLimit-Policy', `"${decision.policy}";q=${decision.limit};w=${RATE_WINDOW_MS / 1000}`);
   reply.header('RateLimit', `"${decision.policy}";r=${decision.remaining};t=${decision.resetSeconds}`);
   if (!decision.allowed) reply.header('Retry-After', String(decision.resetSeconds));
 }

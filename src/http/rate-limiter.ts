@@ -8,6 +8,9 @@ export interface RateLimitDecision {
   resetSeconds: number;
 }
 
+/** Every budget is per minute: the window the RateLimit-Policy header announces (w=60). */
+export const RATE_WINDOW_MS = 60_000;
+
 export interface RateLimiter {
   /** Takes `cost` units at once, or none when fewer than `cost` are left. */
   take(bucket: string, policy: string, limit: number, cost?: number, now?: number): RateLimitDecision;
@@ -18,7 +21,7 @@ export interface RateLimiter {
  * Several processes behind a balancer each count on their own (a shared store would be
  * the next step).
  */
-export function createRateLimiter(windowMs = 60_000): RateLimiter {
+export function createRateLimiter(): RateLimiter {
   const windows = new Map<string, { count: number; resetAt: number }>();
   let takes = 0;
   return {
@@ -27,7 +30,7 @@ export function createRateLimiter(windowMs = 60_000): RateLimiter {
       if (++takes % 10_000 === 0) for (const [key, w] of windows) if (w.resetAt <= now) windows.delete(key);
       let window = windows.get(bucket);
       if (!window || window.resetAt <= now) {
-        window = { count: 0, resetAt: now + windowMs };
+        window = { count: 0, resetAt: now + RATE_WINDOW_MS };
         windows.set(bucket, window);
       }
       const allowed = window.count + cost <= limit;

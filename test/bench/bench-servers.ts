@@ -13,7 +13,7 @@ const root = fileURLToPath(new URL('../../', import.meta.url));
 
 /** A migrated database with one key and `pets` pets (statuses cycling), written in one transaction. */
 export async function seedDatabase(file: string, pets: number): Promise<string> {
-  const db = openDatabase(file);
+  const { db } = openDatabase(file);
   await migrateToLatest(db);
   const { key } = await createApiKey(db, 'bench');
   await db.destroy();

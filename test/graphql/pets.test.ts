@@ -106,12 +106,13 @@ describe('pets', () => {
     const { body } = await graphql(t, '{ all: pets { totalCount } sold: pets(status: sold, first: 1) { totalCount } }');
     expect(body.data).toEqual({ all: { totalCount: 13 }, sold: { totalCount: 6 } });
 
+    // The key was verified above and nothing has been written since, so it is not read again.
     selects.length = 0;
     await graphql(t, '{ pets(first: 3) { nodes { id } } }');
-    expect(selects).toEqual(['api_keys', 'pets']);
+    expect(selects).toEqual(['pets']);
     selects.length = 0;
     await graphql(t, '{ pets(first: 3) { totalCount nodes { id } } }');
-    expect(selects).toEqual(['api_keys', 'pets', 'pets']);
+    expect(selects).toEqual(['pets', 'pets']);
   });
 
   it.each([

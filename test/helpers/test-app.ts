@@ -36,10 +36,11 @@ export async function startTestApp(
   const dbFile = join(dir, 'petstore.db');
   // Delivery is off unless a test turns it on, so message records stay as the request left them.
   const config = loadConfig({ DATABASE_URL: dbFile, LOG_LEVEL: 'silent', MESSAGE_DELIVERY: 'false', ...env });
-  const db = openDatabase(config.databaseUrl);
+  const database = openDatabase(config.databaseUrl);
+  const { db } = database;
   await migrateToLatest(db);
   const { key } = await createApiKey(db, 'tester');
-  const app = await createApp({ config, db: wrapDb(db), logStream });
+  const app = await createApp({ config, database: { ...database, db: wrapDb(db) }, logStream });
   const auth = { authorization: `Bearer ${key}` };
   return {
     app,

@@ -1,8 +1,9 @@
 import type { Kysely } from 'kysely';
-import { dataVersionOf } from '../../db/data-version.ts';
+import type { DataVersion } from '../../db/data-version.ts';
 import { preparedQuery } from '../../db/prepared-query.ts';
 import type { Database } from '../../db/types.ts';
 import { API_KEY_PATTERN, hashApiKey } from './key-format.ts';
+import { keyUsage } from './key-usage.ts';
 
 export interface Principal {
   accountId: number;
@@ -15,31 +16,19 @@ export interface KeyVerifier {
    * the key was verified recently and nothing has been written since.
    */
   verify(key: string): Principal | null | Promise<Principal | null>;
-  /** Writes the pending `last_used_at` times. */
-  flush(): Promise<void>;
   close(): Promise<void>;
 }
 
-export interface KeyVerifierOptions {
-  /** How often `last_used_at` reaches the database: one write per interval, never one per request. */
-  usageFlushMs?: number;
-  /** The longest a verified key is trusted without reading its row again. */
-  cacheTtlMs?: number;
-  /** How many verified keys are remembered; the oldest goes first. */
-  cacheSize?: number;
-}
+/** The longest a verified key is trusted without reading its row again. */
+const CACHE_TTL_MS = 60_000;
+/** How many verified keys are remembered; the oldest goes first. */
+const CACHE_SIZE = 10_000;
 
 interface Verified {
   principal: Principal;
   /** The database's data version when the row was read: any write since ends the trust. */
   version: string;
   expires: number;
-}
-
-/** Where a key's verification is remembered: its hash, and the data version it was read at. */
-interface CacheSlot {
-  id: string;
-  version: string;
 }
 
 // Every authenticated request runs this, so it is built once rather than per call. Found by
@@ -54,73 +43,46 @@ const findKey = preparedQuery((db: Kysely<Database>, keyHash: string) =>
  * itself) until the database's data version moves: after any write the row is read again.
  * So a revocation made through this process refuses the very next request, one made by
  * another process (the CLI) within the data version's poll (250 ms), and the common case
- * skips the lookup and its awaits. Databases without a data version (see db/data-version)
- * cache nothing.
+ * skips the lookup and its awaits.
  */
-export function createKeyVerifier(
-  db: Kysely<Database>,
-  { usageFlushMs = 10_000, cacheTtlMs = 60_000, cacheSize = 10_000 }: KeyVerifierOptions = {},
-): KeyVerifier {
-  // Epoch milliseconds per key id: formatting a date waits for the flush, off the request path.
-  const lastUsed = new Map<number, number>();
-  const dataVersion = dataVersionOf(db);
+export function createKeyVerifier(db: Kysely<Database>, dataVersion: DataVersion): KeyVerifier {
+  const usage = keyUsage(db);
   const verified = new Map<string, Verified>();
 
-  async function flush(): Promise<void> {
-    if (lastUsed.size === 0) return;
-    const batch = [...lastUsed];
-    lastUsed.clear();
-    await db.transaction().execute(async (trx) => {
-      for (const [id, at] of batch) {
-        await trx
-          .updateTable('api_keys')
-          .set({ last_used_at: new Date(at).toISOString() })
-          .where('id', '=', id)
-          .execute();
-      }
-    });
+  function remember(slot: string, version: string, principal: Principal, now: number): void {
+    verified.delete(slot);
+    if (verified.size >= CACHE_SIZE) verified.delete(verified.keys().next().value as string);
+    verified.set(slot, { principal, version, expires: now + CACHE_TTL_MS });
   }
 
-  function remember({ id, version }: CacheSlot, principal: Principal, now: number): void {
-    verified.delete(id);
-    if (verified.size >= cacheSize) verified.delete(verified.keys().next().value as string);
-    verified.set(id, { principal, version, expires: now + cacheTtlMs });
-  }
-
-  async function lookUp(hash: Buffer, slot: CacheSlot | null): Promise<Principal | null> {
+  async function lookUp(hash: Buffer, slot: string, version: string): Promise<Principal | null> {
     const [row] = await findKey(db, hash.toString('hex'));
     if (!row || row.revoked_at !== null) return null;
     const principal = { accountId: row.account_id, keyId: row.id };
     const now = Date.now();
-    lastUsed.set(row.id, now);
-    if (slot) remember(slot, principal, now);
+    usage.record(row.id, now);
+    remember(slot, version, principal, now);
     return principal;
   }
-
-  const timer = setInterval(() => void flush().catch(() => undefined), usageFlushMs);
-  timer.unref();
 
   return {
     verify(key) {
       if (!API_KEY_PATTERN.test(key)) return null;
       const hash = hashApiKey(key);
+      const slot = hash.toString('base64');
       // The version is read before the row, so a write that lands during the lookup still ends the trust.
-      const slot = dataVersion ? { id: hash.toString('base64'), version: dataVersion() } : null;
-      if (slot) {
-        const hit = verified.get(slot.id);
-        const now = Date.now();
-        if (hit && hit.version === slot.version && hit.expires > now) {
-          lastUsed.set(hit.principal.keyId, now);
-          return hit.principal;
-        }
+      const version = dataVersion();
+      const hit = verified.get(slot);
+      const now = Date.now();
+      if (hit && hit.version === version && hit.expires > now) {
+        usage.record(hit.principal.keyId, now);
+        return hit.principal;
       }
-      return lookUp(hash, slot);
+      return lookUp(hash, slot, version);
     },
-    flush,
     async close() {
-      clearInterval(timer);
       verified.clear();
-      await flush();
+      await usage.close();
     },
   };
 }

@@ -1,0 +1,55 @@
+import cors from '@fastify/cors';
+import type { FastifyInstance } from 'fastify';
+import type { Config } from '../config/load-config.ts';
+import type { KeyVerifier } from '../services/api-keys/index.ts';
+import { useErrorBody } from './error-handler.ts';
+import type { RateLimitChecks } from './rate-limit-checks.ts';
+import { identifyAndCount } from './use-authentication.ts';
+import { useGracefulDrain } from './use-graceful-drain.ts';
+import { useMethodNotAllowed } from './use-method-not-allowed.ts';
+import { useRequestChecks } from './use-request-checks.ts';
+import { useSecurityHeaders } from './use-security-headers.ts';
+
+const EXPOSED_HEADERS = [
+  'Link',
+  'Location',
+  'Retry-After',
+  'RateLimit',
+  'RateLimit-Policy',
+  'X-Request-Id',
+  'Deprecation',
+  'Sunset',
+  'X-API-Stability',
+];
+
+export interface HttpEdgeOptions {
+  config: Config;
+  verifier: KeyVerifier;
+  limits: RateLimitChecks;
+}
+
+/**
+ * What every request meets before either face sees it, and every answer carries: the form
+ * checks, who is calling and their rate limit, security headers, the error body, 404/405,
+ * CORS, and the graceful drain. Register it before any route.
+ */
+export async function useHttpEdge(app: FastifyInstance, { config, verifier, limits }: HttpEdgeOptions): Promise<void> {
+  app.decorateRequest('principal', null);
+  app.decorateRequest('idempotency', null);
+  useSecurityHeaders(app);
+  useRequestChecks(app);
+  app.addHook('onRequest', identifyAndCount({ verifier, rateLimit: limits.request }));
+  useGracefulDrain(app);
+  useErrorBody(app);
+  useMethodNotAllowed(app);
+  // CORS is off unless origins are listed; then preflight OPTIONS belongs to it, not to the 405s.
+  if (config.corsOrigins.length > 0) {
+    await app.register(cors, {
+      origin: config.corsOrigins,
+      methods: ['GET', 'HEAD', 'POST', 'PATCH', 'DELETE'],
+      allowedHeaders: ['Authorization', 'Content-Type', 'Idempotency-Key', 'X-Request-Id'],
+      exposedHeaders: EXPOSED_HEADERS,
+      maxAge: 600,
+    });
+  }
+}

@@ -1,0 +1,45 @@
+import type { FastifyInstance } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Config } from '../config/load-config.ts';
+import type { Database } from '../db/types.ts';
+import { idempotencyHooks } from '../http/idempotency-hooks.ts';
+import type { RateLimitChecks } from '../http/rate-limit-checks.ts';
+import { requireKey } from '../http/use-authentication.ts';
+import { strictAjv } from '../services/validation/validator.ts';
+import { compileParamValidator } from './param-validator.ts';
+import { useOpenApi } from './plugins/use-openapi.ts';
+import { healthRoutes } from './routes/health.ts';
+import { messagesRoutes } from './routes/messages.ts';
+import { petsRoutes } from './routes/pets.ts';
+import { storeOrdersRoutes } from './routes/store-orders.ts';
+import { NAMED_SCHEMAS } from './schemas.ts';
+
+export interface RestOptions {
+  db: Kysely<Database>;
+  config: Config;
+  limits: RateLimitChecks;
+}
+
+/** The REST face: /v1 (contract), /messages (the quickstart), health probes, and the OpenAPI document and docs page. */
+export async function mountRest(app: FastifyInstance, { db, config, limits }: RestOptions): Promise<void> {
+  // Query strings and path ids are checked as text first (param-validator.ts); bodies by the services' strict ajv.
+  app.setValidatorCompiler(({ schema, httpPart }) =>
+    httpPart === 'body' ? strictAjv.compile(schema) : compileParamValidator(schema as Parameters<typeof compileParamValidator>[0]),
+  );
+  for (const [name, schema] of Object.entries(NAMED_SCHEMAS)) {
+    app.addSchema({ $id: name, ...schema });
+    // Bodies are validated by our own ajv, which resolves a route's `$ref` itself.
+    if (!strictAjv.getSchema(name)) strictAjv.addSchema({ $id: name, ...schema });
+  }
+  await useOpenApi(app, config);
+  await app.register(healthRoutes, { db });
+
+  const idempotent = idempotencyHooks(db);
+  const linkBase = config.publicBaseUrl ?? '/v1';
+  await app.register(async (keyed) => {
+    keyed.addHook('onRequest', requireKey);
+    await keyed.register(petsRoutes, { prefix: '/v1', db, linkBase, idempotent });
+    await keyed.register(storeOrdersRoutes, { prefix: '/v1', db, linkBase, idempotent });
+    await keyed.register(messagesRoutes, { db, idempotent, messageQuota: async (request, reply) => limits.message(request, reply) });
+  });
+}
