@@ -1,3 +1,6 @@
+import { baseUrl, flag, httpUrl, integer, origins } from './env-values.ts';
+import type { Env } from './env-values.ts';
+
 /** Where the data lives when DATABASE_URL is not set: a SQLite file, folders created. */
 export const DEFAULT_DATABASE_URL = './data/petstore.db';
 
@@ -61,55 +64,6 @@ export class ConfigError extends Error {
   }
 }
 
-type Env = Record<string, string | undefined>;
-
-function baseUrl(problems: string[], env: Env, name: string, fallback: string | null): string | null {
-  const raw = env[name] ?? fallback;
-  if (raw === null || raw === '') return null;
-  let url: URL | null = null;
-  try {
-    url = new URL(raw);
-  } catch {
-    // reported below
-  }
-  if (!url || !['http:', 'https:'].includes(url.protocol) || !url.pathname.replace(/\/$/, '').endsWith('/v1')) {
-    problems.push(`${name} must be an http(s) URL ending in /v1 (got '${raw}').`);
-    return null;
-  }
-  return raw.replace(/\/$/, '');
-}
-
-function flag(problems: string[], env: Env, name: string, fallback: boolean): boolean {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  if (raw === 'true' || raw === 'false') return raw === 'true';
-  problems.push(`${name} must be true or false (got '${raw}').`);
-  return fallback;
-}
-
-function integer(problems: string[], env: Env, name: string, fallback: number, min: number, max: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = /^[0-9]+$/.test(raw) ? Number(raw) : Number.NaN;
-  if (!(value >= min && value <= max)) {
-    problems.push(`${name} must be an integer from ${min} to ${max} (got '${raw}').`);
-    return fallback;
-  }
-  return value;
-}
-
-function httpUrl(problems: string[], env: Env, name: string): string | null {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return null;
-  try {
-    if (['http:', 'https:'].includes(new URL(raw).protocol)) return raw;
-  } catch {
-    // reported below
-  }
-  problems.push(`${name} must be an http(s) URL (got '${raw}').`);
-  return null;
-}
-
 function deliveryConfig(problems: string[], env: Env): DeliveryConfig {
   const delivery: DeliveryConfig = {
     enabled: flag(problems, env, 'MESSAGE_DELIVERY', true),
@@ -125,25 +79,6 @@ function deliveryConfig(problems: string[], env: Env): DeliveryConfig {
     problems.push(`MESSAGE_LEASE_MS (${delivery.leaseMs}) must be longer than MESSAGE_WEBHOOK_TIMEOUT_MS (${delivery.webhookTimeoutMs}).`);
   }
   return delivery;
-}
-
-function origins(problems: string[], env: Env): string[] {
-  const raw = env.CORS_ORIGINS ?? '';
-  const list = raw
-    .split(',')
-    .map((o) => o.trim())
-    .filter((o) => o !== '');
-  for (const origin of list) {
-    let ok = false;
-    try {
-      const url = new URL(origin);
-      ok = ['http:', 'https:'].includes(url.protocol) && url.origin === origin;
-    } catch {
-      ok = false;
-    }
-    if (!ok) problems.push(`CORS_ORIGINS must list origins like https://app.example.com, comma-separated (got '${origin}').`);
-  }
-  return list;
 }
 
 /** Reads the environment once, reporting every problem together. */

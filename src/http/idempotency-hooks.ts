@@ -41,9 +41,9 @@ export function idempotencyHooks(
       const fingerprint = requestFingerprint(`${request.method} ${request.routeOptions.url}`, request.body);
       const start = await startIdempotent(db, accountId, key, fingerprint);
       if (start.kind === 'replay') {
-        const { statusCode, body, location } = start.response;
-        if (location) reply.header('Location', location);
-        return reply.code(statusCode).header('Idempotent-Replayed', 'true').type('application/json; charset=utf-8').send(body);
+        const { status, body, resourcePath } = start.result;
+        if (resourcePath) reply.header('Location', resourcePath);
+        return reply.code(status).header('Idempotent-Replayed', 'true').type('application/json; charset=utf-8').send(body);
       }
       request.idempotency = { accountId, key };
     },
@@ -55,9 +55,9 @@ export function idempotencyHooks(
       if (ok) {
         const location = reply.getHeader('location');
         await finishIdempotent(db, held.accountId, held.key, {
-          statusCode: reply.statusCode,
+          status: reply.statusCode,
           body: payload,
-          location: typeof location === 'string' ? location : null,
+          resourcePath: typeof location === 'string' ? location : null,
         });
       } else {
         await abandonIdempotent(db, held.accountId, held.key);

@@ -10,13 +10,14 @@ export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 export const IDEMPOTENCY_STALE_MS = 60 * 1000;
 export const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 
-export interface StoredResponse {
-  statusCode: number;
+/** What the first request produced, kept to give a retry: its status, its body, and where what it created lives. */
+export interface StoredResult {
+  status: number;
   body: string;
-  location: string | null;
+  resourcePath: string | null;
 }
 
-export type IdempotencyStart = { kind: 'first' } | { kind: 'replay'; response: StoredResponse };
+export type IdempotencyStart = { kind: 'first' } | { kind: 'replay'; result: StoredResult };
 
 export function requestFingerprint(route: string, body: unknown): string {
   return createHash('sha256')
@@ -68,14 +69,14 @@ export async function startIdempotent(
   if (!row) return startIdempotent(db, accountId, key, fingerprint, now);
   if (row.fingerprint !== fingerprint) throw new AppError('IDEMPOTENCY_KEY_REUSED');
   if (row.status_code === null || row.response_body === null) throw new AppError('IDEMPOTENCY_KEY_IN_USE');
-  return { kind: 'replay', response: { statusCode: row.status_code, body: row.response_body, location: row.location } };
+  return { kind: 'replay', result: { status: row.status_code, body: row.response_body, resourcePath: row.location } };
 }
 
-/** Keeps a successful answer for replays. */
-export async function finishIdempotent(db: Kysely<Database>, accountId: number, key: string, response: StoredResponse): Promise<void> {
+/** Keeps a successful result for replays. */
+export async function finishIdempotent(db: Kysely<Database>, accountId: number, key: string, result: StoredResult): Promise<void> {
   await db
     .updateTable('idempotency_keys')
-    .set({ status_code: response.statusCode, response_body: response.body, location: response.location })
+    .set({ status_code: result.status, response_body: result.body, location: result.resourcePath })
     .where('account_id', '=', accountId)
     .where('key', '=', key)
     .execute();

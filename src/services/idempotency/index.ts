@@ -1,2 +1,2 @@
 export { startIdempotent, finishIdempotent, abandonIdempotent, requestFingerprint, IDEMPOTENCY_TTL_MS } from './idempotency.ts';
-export type { StoredResponse } from './idempotency.ts';
+export type { StoredResult } from './idempotency.ts';
