@@ -23,6 +23,11 @@ export default tseslint.config(
     },
     rules: {
       '@typescript-eslint/no-explicit-any': 'error',
+      // An underscore marks a parameter or table column a callback receives but does not need.
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_', varsIgnorePattern: '^_' },
+      ],
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'separate-type-imports' }],
       'no-restricted-syntax': ['error', { selector: 'TSEnumDeclaration', message: 'Use a union type or an `as const` object, not enum.' }],
     },

@@ -47,7 +47,7 @@ function matcher(expected: string): RegExp {
 
 describe('README', () => {
   it('lists exactly the error codes of the catalogue, each with its status', () => {
-    const rows = [...readme.matchAll(/^\| `([A-Z_]+)` \| (\d{3}) \|/gm)].map((m) => [m[1], Number(m[2])]);
+    const rows = [...readme.matchAll(/^\|\s*`([A-Z_]+)`\s*\|\s*(\d{3})\s*\|/gm)].map((m) => [m[1], Number(m[2])]);
     expect(rows).toEqual(Object.entries(errorCatalogue).map(([code, { status }]) => [code, status]));
   });
 

@@ -1,34 +1,14 @@
-import { existsSync } from 'node:fs';
-import { chromium } from 'playwright-core';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp } from '../helpers/test-app.ts';
-import type { TestApp } from '../helpers/test-app.ts';
+import { describe, expect } from '../helpers/fixtures.ts';
+import { browserIt as it } from '../helpers/browser.ts';
 
-// Debian's Chromium; .ci/run installs it. Missing is a failure, never a skip.
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-
-let t: TestApp;
-let browser: Browser;
 let origin: string;
-beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM}: apt-get install chromium (or set CHROMIUM_PATH)`);
-  t = await startTestApp();
+it.beforeAll(async ({ t }) => {
   origin = await t.app.listen({ port: 0, host: '127.0.0.1' });
   await t.call({ method: 'POST', url: '/v1/pets', payload: { name: 'Browser Rex', categoryId: 5 } });
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'],
-  });
-}, 180_000);
-afterAll(async () => {
-  await browser?.close();
-  await t?.close();
 });
 
 describe('GraphiQL in a real browser', () => {
-  it('opens, takes the Authorization header, runs the pets query and shows the result', async () => {
+  it('opens, takes the Authorization header, runs the pets query and shows the result', async ({ t, browser }) => {
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     const offsite: string[] = [];
     page.on('request', (request) => {
@@ -52,7 +32,7 @@ describe('GraphiQL in a real browser', () => {
     expect(offsite).toEqual([]);
   }, 180_000);
 
-  it('shows the REST docs (Swagger UI) under their Content-Security-Policy', async () => {
+  it('shows the REST docs (Swagger UI) under their Content-Security-Policy', async ({ browser }) => {
     const page = await browser.newPage();
     const blocked: string[] = [];
     page.on('console', (message) => {
@@ -64,7 +44,7 @@ describe('GraphiQL in a real browser', () => {
     expect(blocked).toEqual([]);
   }, 180_000);
 
-  it('disables the test panel of GET /store/orders only (contract §4.5)', async () => {
+  it('disables the test panel of GET /store/orders only (contract §4.5)', async ({ browser }) => {
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     await page.goto(`${origin}/v1/docs/`);
     const operation = (id: string) => page.locator(`#operations-${id}`);

@@ -1,18 +1,7 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from '../helpers/fixtures.ts';
 import { graphql } from '../helpers/graphql.ts';
-import { startTestApp } from '../helpers/test-app.ts';
 import type { TestApp } from '../helpers/test-app.ts';
-import { startReceiver, waitFor } from '../helpers/webhook-receiver.ts';
-import type { Receiver } from '../helpers/webhook-receiver.ts';
-
-let t: TestApp | undefined;
-let receiver: Receiver | undefined;
-afterEach(async () => {
-  await t?.close();
-  await receiver?.close();
-  t = undefined;
-  receiver = undefined;
-});
+import { waitFor } from '../helpers/webhook-receiver.ts';
 
 // Where the receiver answers, the webhook timeout is far beyond any answer, so a loaded machine
 // cannot turn a 500 into a timeout; only the timeout test (a receiver that never answers) has a short one.
@@ -51,8 +40,8 @@ const settled = (app: TestApp, id: string, status: string) =>
   );
 
 describe('message delivery', () => {
-  it('delivers through the log transport by default: queued → sent', async () => {
-    t = await startTestApp({ ...fast });
+  it('delivers through the log transport by default: queued → sent', async ({ makeApp }) => {
+    const t = await makeApp({ ...fast });
     const queued = await send(t, 'to the log');
     expect(queued.status).toBe('queued');
     const sent = await settled(t, queued.id, 'sent');
@@ -60,13 +49,13 @@ describe('message delivery', () => {
     expect(sent.updatedAt >= sent.createdAt).toBe(true);
   });
 
-  it('retries a webhook that fails, then drops the connection, then succeeds: sent after 3 attempts', async () => {
+  it('retries a webhook that fails, then drops the connection, then succeeds: sent after 3 attempts', async ({ makeApp, webhook }) => {
     const seenBetween: Record_[] = [];
-    receiver = await startReceiver(async (_request, index) => {
-      if (index === 1) seenBetween.push(await read(t as TestApp, String(_request.body.id)));
+    const receiver = await webhook(async (_request, index) => {
+      if (index === 1) seenBetween.push(await read(t, String(_request.body.id)));
       return (['fail', 'drop', 'ok'] as const)[index] ?? 'ok';
     });
-    t = await startTestApp({ ...fast, MESSAGE_WEBHOOK_URL: receiver.url });
+    const t = await makeApp({ ...fast, MESSAGE_WEBHOOK_URL: receiver.url });
     const queued = await send(t, 'through the webhook');
     const sent = await settled(t, queued.id, 'sent');
     expect(sent.attempts).toBe(3);
@@ -82,9 +71,9 @@ describe('message delivery', () => {
     }
   });
 
-  it('gives up after MESSAGE_MAX_ATTEMPTS with status failed and the reason, visible on REST and GraphQL', async () => {
-    receiver = await startReceiver(() => 'fail');
-    t = await startTestApp({ ...fast, MESSAGE_WEBHOOK_URL: receiver.url, MESSAGE_MAX_ATTEMPTS: '3' });
+  it('gives up after MESSAGE_MAX_ATTEMPTS with status failed and the reason, visible on REST and GraphQL', async ({ makeApp, webhook }) => {
+    const receiver = await webhook(() => 'fail');
+    const t = await makeApp({ ...fast, MESSAGE_WEBHOOK_URL: receiver.url, MESSAGE_MAX_ATTEMPTS: '3' });
     const queued = await send(t, 'doomed');
     const failed = await settled(t, queued.id, 'failed');
     expect(failed.attempts).toBe(3);
@@ -96,29 +85,28 @@ describe('message delivery', () => {
     expect(body.data?.message).toEqual({ status: 'failed', attempts: 3, failureReason: failed.failureReason });
   });
 
-  it('names a timeout, a dropped connection and an unreachable webhook as the reason', async () => {
-    receiver = await startReceiver(() => 'hang');
+  it('names a timeout, a dropped connection and an unreachable webhook as the reason', async ({ makeApp, webhook }) => {
+    const receiver = await webhook(() => 'hang');
     // The receiver never answers, so every attempt times out however slow the machine is.
-    t = await startTestApp({ ...fast, ...timingOut, MESSAGE_WEBHOOK_URL: receiver.url, MESSAGE_MAX_ATTEMPTS: '1' });
+    let t = await makeApp({ ...fast, ...timingOut, MESSAGE_WEBHOOK_URL: receiver.url, MESSAGE_MAX_ATTEMPTS: '1' });
     expect((await settled(t, (await send(t, 'slow')).id, 'failed')).failureReason).toMatch(/^webhook timed out after 300 ms/);
     await t.close();
     const closed = receiver.url;
     await receiver.close();
-    receiver = undefined;
-    t = await startTestApp({ ...fast, MESSAGE_WEBHOOK_URL: closed, MESSAGE_MAX_ATTEMPTS: '1' });
+    t = await makeApp({ ...fast, MESSAGE_WEBHOOK_URL: closed, MESSAGE_MAX_ATTEMPTS: '1' });
     expect((await settled(t, (await send(t, 'nowhere')).id, 'failed')).failureReason).toMatch(/^webhook unreachable \(ECONNREFUSED\)/);
     await t.close();
-    receiver = await startReceiver(() => 'drop');
-    t = await startTestApp({ ...fast, MESSAGE_WEBHOOK_URL: receiver.url, MESSAGE_MAX_ATTEMPTS: '1' });
+    const dropping = await webhook(() => 'drop');
+    t = await makeApp({ ...fast, MESSAGE_WEBHOOK_URL: dropping.url, MESSAGE_MAX_ATTEMPTS: '1' });
     expect((await settled(t, (await send(t, 'cut off')).id, 'failed')).failureReason).toMatch(/^webhook unreachable \(\w+\)/);
   });
 
-  it('shows progress through GraphQL message(id)', async () => {
-    t = await startTestApp({ ...fast });
+  it('shows progress through GraphQL message(id)', async ({ makeApp }) => {
+    const t = await makeApp({ ...fast });
     const { body } = await graphql(t, 'mutation { sendMessage(message: "watch me") { id status } }');
     const id = (body.data?.sendMessage as { id: string }).id;
     const done = await waitFor(async () => {
-      const r = await graphql(t as TestApp, `{ message(id: "${id}") { status attempts } }`);
+      const r = await graphql(t, `{ message(id: "${id}") { status attempts } }`);
       const message = r.body.data?.message as { status: string; attempts: number };
       return message.status === 'sent' ? message : null;
     });

@@ -1,20 +1,14 @@
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, it } from 'vitest';
-import { startTestApp } from '../helpers/test-app.ts';
+import { describe, it } from '../helpers/fixtures.ts';
 import type { TestApp } from '../helpers/test-app.ts';
 import { anyObject, expectCleanGraphQLAnswer, expectOnlyValidRows, jsonValue, RUNS } from './fuzz-support.ts';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp({ RATE_LIMIT_PER_MINUTE: '0', MESSAGE_RATE_LIMIT_PER_MINUTE: '1000000' });
+it.override('appEnv', { RATE_LIMIT_PER_MINUTE: '0', MESSAGE_RATE_LIMIT_PER_MINUTE: '1000000' });
+it.beforeAll(async ({ t }) => {
   await t.call({ method: 'POST', url: '/v1/pets', payload: { name: 'seed', categoryId: 1 } });
 });
-afterAll(async () => {
-  await expectOnlyValidRows(t);
-  await t.close();
-});
 
-const post = (body: unknown) =>
+const post = (t: TestApp, body: unknown) =>
   t.app.inject({
     method: 'POST',
     url: '/graphql',
@@ -22,11 +16,15 @@ const post = (body: unknown) =>
     payload: JSON.stringify(body),
   });
 
-const property = (name: string, arb: fc.Arbitrary<unknown>, run: (value: never) => Promise<void>) =>
+/** A property over the file's app: `run` gets each generated value and the app. */
+const property = <T>(name: string, arb: fc.Arbitrary<T>, run: (value: T, t: TestApp) => Promise<void>) =>
   it(
     name,
-    async () => {
-      await fc.assert(fc.asyncProperty(arb, run as (value: unknown) => Promise<void>), { numRuns: RUNS });
+    async ({ t }) => {
+      await fc.assert(
+        fc.asyncProperty(arb, (value) => run(value, t)),
+        { numRuns: RUNS },
+      );
       await expectOnlyValidRows(t);
     },
     120_000,
@@ -98,8 +96,8 @@ describe('GraphQL under generated input', () => {
           { requiredKeys: [] },
         ),
       ),
-      async (variables: unknown) => {
-        expectCleanGraphQLAnswer(await post({ query, variables }));
+      async (variables, t) => {
+        expectCleanGraphQLAnswer(await post(t, { query, variables }));
       },
     );
   }
@@ -107,8 +105,8 @@ describe('GraphQL under generated input', () => {
   property(
     'documents from schema tokens',
     fc.array(token, { maxLength: 40 }).map((tokens) => tokens.join(' ')),
-    async (query: string) => {
-      expectCleanGraphQLAnswer(await post({ query }));
+    async (query, t) => {
+      expectCleanGraphQLAnswer(await post(t, { query }));
     },
   );
 
@@ -119,8 +117,8 @@ describe('GraphQL under generated input', () => {
       anyObject,
       jsonValue,
     ),
-    async (body: unknown) => {
-      const res = await post(body);
+    async (body, t) => {
+      const res = await post(t, body);
       expectCleanGraphQLAnswer(res);
     },
   );

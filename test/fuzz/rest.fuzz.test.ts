@@ -1,24 +1,22 @@
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, it } from 'vitest';
-import { startTestApp } from '../helpers/test-app.ts';
+import { describe, it } from '../helpers/fixtures.ts';
 import type { TestApp } from '../helpers/test-app.ts';
 import { anyObject, expectCleanRestAnswer, expectOnlyValidRows, headerText, jsonValue, RUNS } from './fuzz-support.ts';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp({ RATE_LIMIT_PER_MINUTE: '0' });
+it.override('appEnv', { RATE_LIMIT_PER_MINUTE: '0' });
+it.beforeAll(async ({ t }) => {
   await t.call({ method: 'POST', url: '/v1/pets', payload: { name: 'seed', categoryId: 1 } });
 });
-afterAll(async () => {
-  await expectOnlyValidRows(t);
-  await t.close();
-});
 
-const property = (name: string, arb: fc.Arbitrary<unknown>, run: (value: never) => Promise<void>) =>
+/** A property over the file's app: `run` gets each generated value and the app. */
+const property = <T>(name: string, arb: fc.Arbitrary<T>, run: (value: T, t: TestApp) => Promise<void>) =>
   it(
     name,
-    async () => {
-      await fc.assert(fc.asyncProperty(arb, run as (value: unknown) => Promise<void>), { numRuns: RUNS });
+    async ({ t }) => {
+      await fc.assert(
+        fc.asyncProperty(arb, (value) => run(value, t)),
+        { numRuns: RUNS },
+      );
       await expectOnlyValidRows(t);
     },
     120_000,
@@ -39,7 +37,7 @@ function payloadOf(value: unknown, type: string): { payload: string; headers: Re
 
 describe('REST under generated input', () => {
   for (const url of ['/v1/pets', '/messages', '/v1/store/orders']) {
-    property(`POST ${url}: bodies and content types`, fc.tuple(bodyOrText, contentType), async ([value, type]: [unknown, string]) => {
+    property(`POST ${url}: bodies and content types`, fc.tuple(bodyOrText, contentType), async ([value, type], t) => {
       const { payload, headers } = payloadOf(value, type);
       expectCleanRestAnswer(await t.call({ method: 'POST', url, payload, headers }));
     });
@@ -48,7 +46,7 @@ describe('REST under generated input', () => {
   property(
     'POST /v1/pets: near-valid pets',
     fc.record({ name: jsonValue, categoryId: jsonValue, status: jsonValue }, { requiredKeys: [] }),
-    async (body: object) => {
+    async (body, t) => {
       expectCleanRestAnswer(await t.call({ method: 'POST', url: '/v1/pets', payload: body }));
     },
   );
@@ -61,7 +59,7 @@ describe('REST under generated input', () => {
         fc.oneof(fc.string({ maxLength: 40 }), fc.integer().map(String)),
         { maxKeys: 4 },
       ),
-      async (query: Record<string, string>) => {
+      async (query, t) => {
         const search = Object.entries(query)
           .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`)
           .join('&');
@@ -80,7 +78,7 @@ describe('REST under generated input', () => {
     property(
       `${method} ${template}: path ids`,
       fc.oneof(fc.string({ maxLength: 30 }), fc.bigInt().map(String), fc.double().map(String)),
-      async (id: string) => {
+      async (id, t) => {
         const url = template.replace(':id', encodeURIComponent(id) || '%20');
         expectCleanRestAnswer(await t.call({ method, url, ...(method === 'PATCH' ? { payload: { status: 'approved' } } : {}) }));
       },
@@ -93,7 +91,7 @@ describe('REST under generated input', () => {
       { authorization: headerText, 'idempotency-key': headerText, 'x-request-id': headerText, accept: headerText },
       { requiredKeys: [] },
     ),
-    async (headers: Record<string, string>) => {
+    async (headers, t) => {
       expectCleanRestAnswer(await t.app.inject({ method: 'POST', url: '/v1/pets', payload: { name: 'hdr', categoryId: 1 }, headers }));
       expectCleanRestAnswer(await t.app.inject({ url: '/v1/pets', headers: { ...headers, authorization: `Bearer ${t.key}` } }));
     },

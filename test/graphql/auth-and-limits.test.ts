@@ -1,15 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from '../helpers/fixtures.ts';
 import { revokeApiKey, createApiKey } from '../../src/services/api-keys/index.ts';
 import { GRAPHQL_LIMITS } from '../../src/graphql/graphql-limits.ts';
 import { graphql } from '../helpers/graphql.ts';
-import { startTestApp } from '../helpers/test-app.ts';
-import type { TestApp } from '../helpers/test-app.ts';
-
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(() => t.close());
 
 describe('bearer keys on GraphQL', () => {
   const operations = [
@@ -26,7 +18,7 @@ describe('bearer keys on GraphQL', () => {
     ['an unknown key', { authorization: `Bearer psk_${'B'.repeat(40)}` }],
   ];
   for (const query of operations) {
-    it.each(badHeaders)(`${query}: HTTP 401, UNAUTHORIZED, no data, with %s`, async (_label, headers) => {
+    it.for(badHeaders)(`${query}: HTTP 401, UNAUTHORIZED, no data, with %s`, async ([_label, headers], { t }) => {
       const { res, body } = await graphql(t, query, undefined, headers);
       expect(res.statusCode).toBe(401);
       expect(res.headers['www-authenticate']).toBe('Bearer realm="petstore"');
@@ -35,23 +27,23 @@ describe('bearer keys on GraphQL', () => {
     });
   }
 
-  it('stores nothing for an unauthenticated mutation', async () => {
+  it('stores nothing for an unauthenticated mutation', async ({ t }) => {
     await graphql(t, 'mutation { createPet(input: {name: "Ghost", categoryId: 1}) { id } }', undefined, {});
     expect(await t.db.selectFrom('pets').select('id').where('name', '=', 'Ghost').execute()).toEqual([]);
   });
 
-  it.each([
+  it.for([
     '{ __schema { queryType { name } } }',
     '{ __type(name: "Pet") { name } }',
     '{ __typename }',
     'query { ...I } fragment I on Query { __typename }',
-  ])('lets introspection-only %s through without a key', async (query) => {
+  ] as const)('lets introspection-only %s through without a key', async (query, { t }) => {
     const { res, body } = await graphql(t, query, undefined, {});
     expect(res.statusCode).toBe(200);
     expect(body.errors).toBeUndefined();
   });
 
-  it('refuses a revoked key on its next operation', async () => {
+  it('refuses a revoked key on its next operation', async ({ t }) => {
     const { key, id } = await createApiKey(t.db, 'gql-revoked');
     const headers = { authorization: `Bearer ${key}` };
     expect((await graphql(t, '{ pets { totalCount } }', undefined, headers)).res.statusCode).toBe(200);
@@ -61,7 +53,7 @@ describe('bearer keys on GraphQL', () => {
 });
 
 describe('sendMessage', () => {
-  it('queues a message like POST /messages, readable over REST by the same account', async () => {
+  it('queues a message like POST /messages, readable over REST by the same account', async ({ t }) => {
     const { body } = await graphql(
       t,
       'mutation { sendMessage(message: "via graphql") { id message status createdAt updatedAt attempts failureReason } }',
@@ -83,10 +75,10 @@ describe('sendMessage', () => {
     expect(read.body.data?.message).toEqual(message);
   });
 
-  it.each([
+  it.for([
     ['an empty message', '""'],
     ['a message over 4096 characters', JSON.stringify('x'.repeat(4097))],
-  ])('refuses %s with VALIDATION_FAILED, storing nothing', async (_label, literal) => {
+  ] as const)('refuses %s with VALIDATION_FAILED, storing nothing', async ([_label, literal], { t }) => {
     const before = await t.db.selectFrom('messages').select('id').execute();
     const { body } = await graphql(t, `mutation { sendMessage(message: ${literal}) { id } }`);
     expect(body.data).toBeNull();
@@ -96,7 +88,7 @@ describe('sendMessage', () => {
 });
 
 describe('abuse limits, checked before execution', () => {
-  it(`refuses more than ${GRAPHQL_LIMITS.maxAliases} aliases`, async () => {
+  it(`refuses more than ${GRAPHQL_LIMITS.maxAliases} aliases`, async ({ t }) => {
     const query = `{ ${Array.from({ length: GRAPHQL_LIMITS.maxAliases + 1 }, (_, i) => `a${i}: pets(first: 1) { totalCount }`).join(' ')} }`;
     const { res, body } = await graphql(t, query);
     expect(res.statusCode).toBe(400);
@@ -104,21 +96,21 @@ describe('abuse limits, checked before execution', () => {
     expect(body.errors?.[0]?.message).toMatch(/Aliases limit of 15/);
   });
 
-  it(`refuses a document over ${GRAPHQL_LIMITS.maxTokens} tokens`, async () => {
+  it(`refuses a document over ${GRAPHQL_LIMITS.maxTokens} tokens`, async ({ t }) => {
     const query = `{ pets { ${'nodes { id } '.repeat(300)} } }`;
     const { res, body } = await graphql(t, query);
     expect(res.statusCode).toBe(400);
     expect(body.errors?.[0]?.extensions?.code).toBe('QUERY_TOO_COMPLEX');
   });
 
-  it(`refuses more than ${GRAPHQL_LIMITS.maxDirectives} directives`, async () => {
+  it(`refuses more than ${GRAPHQL_LIMITS.maxDirectives} directives`, async ({ t }) => {
     const query = `{ pets { totalCount ${'@include(if: true) '.repeat(GRAPHQL_LIMITS.maxDirectives + 1)} } }`;
     const { res, body } = await graphql(t, query);
     expect(res.statusCode).toBe(400);
     expect(body.errors?.[0]?.extensions?.code).toBe('QUERY_TOO_COMPLEX');
   });
 
-  it(`refuses depth beyond ${GRAPHQL_LIMITS.maxDepth}`, async () => {
+  it(`refuses depth beyond ${GRAPHQL_LIMITS.maxDepth}`, async ({ t }) => {
     // The schema's own paths are shallow (pets > edges > node > id), so nested inline fragments make the depth.
     let selection = 'id';
     for (let i = 0; i < GRAPHQL_LIMITS.maxDepth; i++) selection = `... on Pet { ${selection} }`;
@@ -129,7 +121,7 @@ describe('abuse limits, checked before execution', () => {
     expect((await graphql(t, '{ pets { edges { node { ... on Pet { id } } } } }')).res.statusCode).toBe(200);
   });
 
-  it('refuses a malformed document with 400 GRAPHQL_PARSE_FAILED, never 500', async () => {
+  it('refuses a malformed document with 400 GRAPHQL_PARSE_FAILED, never 500', async ({ t }) => {
     for (const query of ['{ pets { totalCount ', '}}}', 'query (', '"unterminated']) {
       const { res, body } = await graphql(t, query);
       expect(res.statusCode, query).toBe(400);
@@ -137,13 +129,13 @@ describe('abuse limits, checked before execution', () => {
     }
   });
 
-  it('refuses an unknown field with 400 VALIDATION_FAILED', async () => {
+  it('refuses an unknown field with 400 VALIDATION_FAILED', async ({ t }) => {
     const { res, body } = await graphql(t, '{ petz { totalCount } }');
     expect(res.statusCode).toBe(400);
     expect(body.errors?.[0]?.extensions?.code).toBe('VALIDATION_FAILED');
   });
 
-  it('does not batch: an array of operations is refused with a 4xx', async () => {
+  it('does not batch: an array of operations is refused with a 4xx', async ({ t }) => {
     const res = await t.app.inject({
       method: 'POST',
       url: '/graphql',
@@ -154,7 +146,7 @@ describe('abuse limits, checked before execution', () => {
     expect(res.statusCode).toBeLessThan(500);
   });
 
-  it('answers queries sent with GET', async () => {
+  it('answers queries sent with GET', async ({ t }) => {
     const res = await t.app.inject({
       url: `/graphql?query=${encodeURIComponent('{ pets(first: 1) { totalCount } }')}`,
       headers: { ...t.auth, accept: 'application/json' },

@@ -1,26 +1,20 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from '../helpers/fixtures.ts';
 import { graphql } from '../helpers/graphql.ts';
 import { spyOnSelects } from '../helpers/select-spy.ts';
-import { startTestApp } from '../helpers/test-app.ts';
-import type { TestApp } from '../helpers/test-app.ts';
-
-let t: TestApp | undefined;
-afterEach(async () => {
-  await t?.close();
-  t = undefined;
-});
 
 const INTROSPECTION = '{ __schema { types { name } } }';
 
 describe('unexpected errors', () => {
-  it('are masked as "Unexpected error." and logged with the request id', async () => {
+  it('are masked as "Unexpected error." and logged with the request id', async ({ makeApp }) => {
     const lines: string[] = [];
-    t = await startTestApp(
+    const t = await makeApp(
       { LOG_LEVEL: 'info' },
-      spyOnSelects((table) => {
-        if (table === 'pets') throw new Error('disk on fire at /var/lib/secret.db');
-      }),
-      { write: (line) => void lines.push(line) },
+      {
+        wrapDb: spyOnSelects((table) => {
+          if (table === 'pets') throw new Error('disk on fire at /var/lib/secret.db');
+        }),
+        logStream: { write: (line) => void lines.push(line) },
+      },
     );
     const { res, body } = await graphql(t, '{ pets { totalCount } }');
     expect(body.data).toBeNull();
@@ -36,8 +30,8 @@ describe('unexpected errors', () => {
 });
 
 describe('GraphiQL and introspection', () => {
-  it('serves a self-contained GraphiQL to browsers with all four operations and the header hint', async () => {
-    t = await startTestApp();
+  it('serves a self-contained GraphiQL to browsers with all four operations and the header hint', async ({ makeApp }) => {
+    const t = await makeApp();
     const res = await t.app.inject({ url: '/graphql', headers: { accept: 'text/html' } });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/text\/html/);
@@ -45,8 +39,8 @@ describe('GraphiQL and introspection', () => {
     for (const op of ['pets(', 'createPet(', 'pet(id:', 'sendMessage(', 'Authorization']) expect(res.body).toContain(op);
   });
 
-  it('in production: no GraphiQL, no introspection, no "Did you mean" hints', async () => {
-    t = await startTestApp({ NODE_ENV: 'production' });
+  it('in production: no GraphiQL, no introspection, no "Did you mean" hints', async ({ makeApp }) => {
+    const t = await makeApp({ NODE_ENV: 'production' });
     const page = await t.app.inject({ url: '/graphql', headers: { accept: 'text/html' } });
     expect(page.statusCode).toBe(406);
     expect(page.json()).toEqual({ code: 'NOT_ACCEPTABLE', message: expect.stringMatching(/Accept: application\/json/), status: 406 });
@@ -67,8 +61,8 @@ describe('GraphiQL and introspection', () => {
     expect((await graphql(t, '{ pets { totalCount } }')).res.statusCode).toBe(200);
   });
 
-  it('in production, GRAPHIQL=true and GRAPHQL_INTROSPECTION=true turn them back on', async () => {
-    t = await startTestApp({ NODE_ENV: 'production', GRAPHIQL: 'true', GRAPHQL_INTROSPECTION: 'true' });
+  it('in production, GRAPHIQL=true and GRAPHQL_INTROSPECTION=true turn them back on', async ({ makeApp }) => {
+    const t = await makeApp({ NODE_ENV: 'production', GRAPHIQL: 'true', GRAPHQL_INTROSPECTION: 'true' });
     const page = await t.app.inject({ url: '/graphql', headers: { accept: 'text/html' } });
     expect(page.body).toMatch(/YogaGraphiQL/);
     expect((await graphql(t, INTROSPECTION, undefined, {})).res.statusCode).toBe(200);
@@ -76,8 +70,8 @@ describe('GraphiQL and introspection', () => {
 });
 
 describe('the edges of GraphQL over HTTP', () => {
-  it('answers a mutation sent with GET 405 with Allow: POST', async () => {
-    t = await startTestApp();
+  it('answers a mutation sent with GET 405 with Allow: POST', async ({ makeApp }) => {
+    const t = await makeApp();
     const res = await t.call({ url: `/graphql?query=${encodeURIComponent('mutation { sendMessage(message: "x") { id } }')}` });
     expect(res.statusCode).toBe(405);
     expect(res.headers.allow).toBe('POST');
@@ -85,25 +79,28 @@ describe('the edges of GraphQL over HTTP', () => {
     expect(await t.db.selectFrom('messages').select('id').execute()).toEqual([]);
   });
 
-  it.each(['[]', '1', 'null', '"query"', 'true'])('answers the JSON body %s with a clean 400: it must be an object', async (payload) => {
-    t = await startTestApp();
-    const res = await t.call({ method: 'POST', url: '/graphql', headers: { 'content-type': 'application/json' }, payload });
-    expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({
-      errors: [{ message: 'The request body must be a JSON object.', extensions: { code: 'VALIDATION_FAILED', status: 400 } }],
-    });
-  });
+  it.for(['[]', '1', 'null', '"query"', 'true'] as const)(
+    'answers the JSON body %s with a clean 400: it must be an object',
+    async (payload, { makeApp }) => {
+      const t = await makeApp();
+      const res = await t.call({ method: 'POST', url: '/graphql', headers: { 'content-type': 'application/json' }, payload });
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toEqual({
+        errors: [{ message: 'The request body must be a JSON object.', extensions: { code: 'VALIDATION_FAILED', status: 400 } }],
+      });
+    },
+  );
 
-  it('counts aliases of __typename against the alias limit', async () => {
-    t = await startTestApp();
+  it('counts aliases of __typename against the alias limit', async ({ makeApp }) => {
+    const t = await makeApp();
     const aliases = Array.from({ length: 16 }, (_, i) => `a${i}: __typename`).join(' ');
     const { res, body } = await graphql(t, `{ ${aliases} }`);
     expect(res.statusCode).toBe(400);
     expect(body.errors?.[0]?.extensions?.code).toBe('QUERY_TOO_COMPLEX');
   });
 
-  it('adds no CORS headers of its own: only CORS_ORIGINS decides', async () => {
-    t = await startTestApp();
+  it('adds no CORS headers of its own: only CORS_ORIGINS decides', async ({ makeApp }) => {
+    let t = await makeApp();
     const res = await t.call({
       method: 'POST',
       url: '/graphql',
@@ -114,7 +111,7 @@ describe('the edges of GraphQL over HTTP', () => {
     expect(res.headers['access-control-allow-origin']).toBeUndefined();
     expect(res.headers['access-control-allow-credentials']).toBeUndefined();
     await t.close();
-    t = await startTestApp({ CORS_ORIGINS: 'https://app.example' });
+    t = await makeApp({ CORS_ORIGINS: 'https://app.example' });
     const allowed = await t.call({
       method: 'POST',
       url: '/graphql',
@@ -133,9 +130,9 @@ describe('the edges of GraphQL over HTTP', () => {
 });
 
 describe('logs of GraphQL client errors', () => {
-  it('are no error lines and no stacks; the access line at info says the status', async () => {
+  it('are no error lines and no stacks; the access line at info says the status', async ({ makeApp }) => {
     const lines: string[] = [];
-    t = await startTestApp({ LOG_LEVEL: 'info' }, undefined, { write: (line) => void lines.push(line) });
+    const t = await makeApp({ LOG_LEVEL: 'info' }, { logStream: { write: (line) => void lines.push(line) } });
     await t.call({ method: 'POST', url: '/graphql', headers: { 'content-type': 'application/json' }, payload: '{"query": ' });
     await graphql(t, '{ petz }');
     await graphql(t, '{ pets(first: 500) { totalCount } }');

@@ -1,17 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from '../helpers/fixtures.ts';
 import { graphql } from '../helpers/graphql.ts';
-import { expectErrorBody, startTestApp } from '../helpers/test-app.ts';
+import { expectErrorBody } from '../helpers/test-app.ts';
 import type { TestApp } from '../helpers/test-app.ts';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
+it.beforeAll(async ({ t }) => {
   const statuses = ['available', 'pending', 'sold'];
   for (let i = 0; i < 23; i++) {
     await t.call({ method: 'POST', url: '/v1/pets', payload: { name: `twin-${i}`, categoryId: 100 + i, status: statuses[(i * 7) % 3] } });
   }
 });
-afterAll(() => t.close());
 
 interface RestPet {
   id: number;
@@ -21,7 +18,7 @@ interface RestPet {
 }
 const nextCursor = (link: unknown) => (typeof link === 'string' ? /cursor=([^&>]+)/.exec(link)?.[1] : undefined);
 
-async function restPage(limit: number, status: string | null, cursor?: string) {
+async function restPage(t: TestApp, limit: number, status: string | null, cursor?: string) {
   const params = new URLSearchParams({ limit: String(limit) });
   if (status) params.set('status', status);
   if (cursor) params.set('cursor', cursor);
@@ -29,7 +26,7 @@ async function restPage(limit: number, status: string | null, cursor?: string) {
   return { pets: res.json() as RestPet[], cursor: nextCursor(res.headers.link) };
 }
 
-async function graphqlPage(first: number, status: string | null, after?: string) {
+async function graphqlPage(t: TestApp, first: number, status: string | null, after?: string) {
   const { body } = await graphql(
     t,
     'query($first: Int, $status: PetStatus, $after: String) { pets(first: $first, status: $status, after: $after) { nodes { id name categoryId status } pageInfo { hasNextPage endCursor } } }',
@@ -46,18 +43,18 @@ async function graphqlPage(first: number, status: string | null, after?: string)
 }
 
 describe('REST and GraphQL give the same answers', () => {
-  it.each([
+  it.for([
     [5, null],
     [4, 'sold'],
     [20, 'pending'],
     [100, 'available'],
-  ])('the same pets in the same order, page by page (page size %i, status %s)', async (size, status) => {
+  ] as const)('the same pets in the same order, page by page (page size %i, status %s)', async ([size, status], { t }) => {
     let restCursor: string | undefined;
     let graphqlCursor: string | undefined;
     let pages = 0;
     do {
-      const rest = await restPage(size, status, restCursor);
-      const gql = await graphqlPage(size, status, graphqlCursor);
+      const rest = await restPage(t, size, status, restCursor);
+      const gql = await graphqlPage(t, size, status, graphqlCursor);
       expect(gql.pets).toEqual(rest.pets);
       expect(gql.cursor).toBe(rest.cursor);
       restCursor = rest.cursor;
@@ -67,22 +64,22 @@ describe('REST and GraphQL give the same answers', () => {
     expect(pages).toBeGreaterThan(0);
   });
 
-  it('accepts a cursor from one surface on the other', async () => {
-    const rest = await restPage(3, null);
-    const fromRestCursor = await graphqlPage(3, null, rest.cursor);
-    const gql = await graphqlPage(3, null);
-    const fromGraphqlCursor = await restPage(3, null, gql.cursor);
+  it('accepts a cursor from one surface on the other', async ({ t }) => {
+    const rest = await restPage(t, 3, null);
+    const fromRestCursor = await graphqlPage(t, 3, null, rest.cursor);
+    const gql = await graphqlPage(t, 3, null);
+    const fromGraphqlCursor = await restPage(t, 3, null, gql.cursor);
     expect(fromRestCursor.pets).toEqual(fromGraphqlCursor.pets);
     expect(fromRestCursor.pets[0]?.id).toBeGreaterThan(rest.pets.at(-1)?.id ?? Infinity);
   });
 
-  it('returns identical fields for the same pet', async () => {
+  it('returns identical fields for the same pet', async ({ t }) => {
     const rest = (await t.call({ url: '/v1/pets/3' })).json();
     const { body } = await graphql(t, '{ pet(id: "3") { id name categoryId status } }');
     expect({ ...(body.data?.pet as object), id: 3 }).toEqual(rest);
   });
 
-  it('creates the same pet from the same input, and refuses the same bad input with the same code', async () => {
+  it('creates the same pet from the same input, and refuses the same bad input with the same code', async ({ t }) => {
     const input = { name: 'Mirror', categoryId: 77, status: 'pending' };
     const rest = (await t.call({ method: 'POST', url: '/v1/pets', payload: input })).json();
     const { body } = await graphql(t, 'mutation($i: NewPetInput!) { createPet(input: $i) { id name categoryId status } }', { i: input });
@@ -115,7 +112,7 @@ interface Case {
 
 let available: string;
 let taken: string;
-beforeAll(async () => {
+it.beforeAll(async ({ t }) => {
   available = String((await t.call({ method: 'POST', url: '/v1/pets', payload: { name: 'For sale', categoryId: 1 } })).json().id);
   taken = String((await t.call({ method: 'POST', url: '/v1/pets', payload: { name: 'Sold', categoryId: 1, status: 'sold' } })).json().id);
 });
@@ -319,7 +316,7 @@ const cases: CaseEntry[] = [
 ];
 
 describe('REST and GraphQL refuse the same input alike: same code, same status, same words', () => {
-  it.each(cases)('%s', async (label, make) => {
+  it.for(cases)('%s', async ([label, make], { t }) => {
     const { rest: request, graphql: operation, code, renames = {} } = make();
     const rest = await t.call({
       method: request.method ?? 'GET',
@@ -334,7 +331,7 @@ describe('REST and GraphQL refuse the same input alike: same code, same status, 
     expect(error?.message, label).toBe(expected);
   });
 
-  it('answers each kind of missing or wrong key with the same words', async () => {
+  it('answers each kind of missing or wrong key with the same words', async ({ t }) => {
     for (const headers of [{}, { authorization: 'psk_nope' }, { authorization: `Bearer psk_${'A'.repeat(40)}` }] as Record<
       string,
       string
@@ -349,12 +346,12 @@ describe('REST and GraphQL refuse the same input alike: same code, same status, 
 
   // GraphQL's own type system refuses these before any service runs, in graphql-js's words;
   // REST's schema check refuses the same input. The code and status agree; the words cannot.
-  it.each([
+  it.for([
     ['an unknown status', '/v1/pets?status=lost', '{ pets(status: lost) { totalCount } }'],
     ['a categoryId over 2^53-1', { name: 'A', categoryId: 9007199254740992 }, CREATE],
     ['a missing name', { categoryId: 1 }, CREATE],
     ['a field that is not in the input', { name: 'A', categoryId: 1, id: 5 }, CREATE],
-  ])('refuses %s with the same code where GraphQL types decide', async (_label, rest, query) => {
+  ] as const)('refuses %s with the same code where GraphQL types decide', async ([_label, rest, query], { t }) => {
     const restRes =
       typeof rest === 'string' ? await t.call({ url: rest }) : await t.call({ method: 'POST', url: '/v1/pets', payload: rest });
     expectErrorBody(restRes, 'VALIDATION_FAILED');

@@ -1,22 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from '../helpers/fixtures.ts';
 import { graphql } from '../helpers/graphql.ts';
 import { spyOnSelects } from '../helpers/select-spy.ts';
-import { startTestApp } from '../helpers/test-app.ts';
 import type { TestApp } from '../helpers/test-app.ts';
 
-let t: TestApp;
 /** Tables read by each SELECT the app runs, in order. */
 const selects: string[] = [];
-beforeAll(async () => {
-  t = await startTestApp(
-    {},
-    spyOnSelects((table) => selects.push(table)),
-  );
-});
-afterAll(() => t.close());
+it.override('appOptions', { wrapDb: spyOnSelects((table) => selects.push(table)) });
 
 const CREATE = `mutation($input: NewPetInput!) { createPet(input: $input) { id name categoryId status } }`;
-const petCount = async () =>
+const petCount = async (t: TestApp) =>
   (
     await t.db
       .selectFrom('pets')
@@ -25,7 +17,7 @@ const petCount = async () =>
   ).n;
 
 describe('createPet', () => {
-  it('creates a pet with status defaulting to available, and the largest exact categoryId', async () => {
+  it('creates a pet with status defaulting to available, and the largest exact categoryId', async ({ t }) => {
     const { res, body } = await graphql(t, CREATE, { input: { name: 'Rex', categoryId: 9007199254740991 } });
     expect(res.statusCode).toBe(200);
     expect(body.errors).toBeUndefined();
@@ -37,37 +29,37 @@ describe('createPet', () => {
     });
   });
 
-  it.each([
+  it.for([
     ['an empty name', { name: '', categoryId: 1 }, /'name' must not be empty/],
     ['a blank name', { name: '  ', categoryId: 1 }, /non-blank/],
     ['a long name', { name: 'x'.repeat(101), categoryId: 1 }, /at most 100 characters/],
     ['a zero categoryId', { name: 'A', categoryId: 0 }, /'categoryId' must be at least 1/],
     ['a null status', { name: 'A', categoryId: 1, status: null }, /'status' must be a string/],
-  ])("refuses %s with VALIDATION_FAILED (REST's 400 code), storing nothing", async (_label, input, message) => {
-    const before = await petCount();
+  ] as const)("refuses %s with VALIDATION_FAILED (REST's 400 code), storing nothing", async ([_label, input, message], { t }) => {
+    const before = await petCount(t);
     const { body } = await graphql(t, CREATE, { input });
     expect(body.data).toBeNull();
     expect(body.errors?.[0]?.extensions).toEqual({ code: 'VALIDATION_FAILED', status: 400 });
     expect(body.errors?.[0]?.message).toMatch(message);
-    expect(await petCount()).toBe(before);
+    expect(await petCount(t)).toBe(before);
   });
 
-  it.each([
+  it.for([
     ['2^53 (beyond SafeInt)', { name: 'A', categoryId: 9007199254740992 }],
     ['a fraction', { name: 'A', categoryId: 2.5 }],
     ['a string', { name: 'A', categoryId: '5' }],
     ['an unknown status', { name: 'A', categoryId: 1, status: 'lost' }],
     ['an unknown field', { name: 'A', categoryId: 1, id: '9' }],
-  ])('refuses %s before execution: HTTP 400, VALIDATION_FAILED, nothing stored', async (_label, input) => {
-    const before = await petCount();
+  ] as const)('refuses %s before execution: HTTP 400, VALIDATION_FAILED, nothing stored', async ([_label, input], { t }) => {
+    const before = await petCount(t);
     const { res, body } = await graphql(t, CREATE, { input });
     expect(res.statusCode).toBe(400);
     expect(body.data).toBeUndefined();
     expect(body.errors?.[0]?.extensions).toEqual({ code: 'VALIDATION_FAILED', status: 400 });
-    expect(await petCount()).toBe(before);
+    expect(await petCount(t)).toBe(before);
   });
 
-  it('refuses a categoryId literal beyond 2^53 with a clear error', async () => {
+  it('refuses a categoryId literal beyond 2^53 with a clear error', async ({ t }) => {
     const { res, body } = await graphql(t, 'mutation { createPet(input: {name: "A", categoryId: 9007199254740993}) { id } }');
     expect(res.statusCode).toBe(400);
     expect(body.errors?.[0]?.message).toMatch(/SafeInt cannot represent unsafe integer value/);
@@ -75,11 +67,11 @@ describe('createPet', () => {
 });
 
 describe('pets', () => {
-  beforeAll(async () => {
+  it.beforeAll(async ({ t }) => {
     for (let i = 0; i < 12; i++) await graphql(t, CREATE, { input: { name: `p${i}`, categoryId: 2, status: i % 2 ? 'sold' : 'pending' } });
   });
 
-  it('pages with first/after in ascending id order; edges, nodes and pageInfo agree', async () => {
+  it('pages with first/after in ascending id order; edges, nodes and pageInfo agree', async ({ t }) => {
     const query = `query($after: String) { pets(first: 5, status: sold, after: $after) {
       edges { cursor node { id status } } nodes { id } pageInfo { hasNextPage endCursor } } }`;
     const seen: string[] = [];
@@ -102,7 +94,7 @@ describe('pets', () => {
     expect(seen.map(Number)).toEqual([...seen.map(Number)].sort((a, b) => a - b));
   });
 
-  it('counts totalCount for the filter, and only when it is selected', async () => {
+  it('counts totalCount for the filter, and only when it is selected', async ({ t }) => {
     const { body } = await graphql(t, '{ all: pets { totalCount } sold: pets(status: sold, first: 1) { totalCount } }');
     expect(body.data).toEqual({ all: { totalCount: 13 }, sold: { totalCount: 6 } });
 
@@ -115,20 +107,20 @@ describe('pets', () => {
     expect(selects).toEqual(['pets', 'pets']);
   });
 
-  it.each([
+  it.for([
     ['first: 0', /'first' must be at least 1/],
     ['first: 101', /'first' must be at most 100/],
     ['first: -5', /'first' must be at least 1/],
     ['first: null', /'first' must be an integer/],
     ['after: "garbage"', /cursor is not valid/],
-  ])('refuses %s with a 400 code', async (args, message) => {
+  ] as const)('refuses %s with a 400 code', async ([args, message], { t }) => {
     const { body } = await graphql(t, `{ pets(${args}) { totalCount } }`);
     expect(body.data).toBeNull();
     expect(body.errors?.[0]?.extensions?.status).toBe(400);
     expect(body.errors?.[0]?.message).toMatch(message);
   });
 
-  it('refuses a wrongly cased status before execution', async () => {
+  it('refuses a wrongly cased status before execution', async ({ t }) => {
     const { res, body } = await graphql(t, '{ pets(status: Sold) { totalCount } }');
     expect(res.statusCode).toBe(400);
     expect(body.errors?.[0]?.extensions?.code).toBe('VALIDATION_FAILED');
@@ -136,7 +128,7 @@ describe('pets', () => {
 });
 
 describe('pet (deprecated)', () => {
-  it('returns a pet by id', async () => {
+  it('returns a pet by id', async ({ t }) => {
     const created = (await graphql(t, CREATE, { input: { name: 'Solo', categoryId: 4, status: 'pending' } })).body.data?.createPet as {
       id: string;
     };
@@ -144,14 +136,14 @@ describe('pet (deprecated)', () => {
     expect(body.data?.pet).toEqual({ id: created.id, name: 'Solo', categoryId: 4, status: 'pending' });
   });
 
-  it("is null with PET_NOT_FOUND (REST's not-found code) for an absent pet", async () => {
+  it("is null with PET_NOT_FOUND (REST's not-found code) for an absent pet", async ({ t }) => {
     const { res, body } = await graphql(t, '{ pet(id: "424242") { id } }');
     expect(res.statusCode).toBe(200);
     expect(body.data).toEqual({ pet: null });
     expect(body.errors).toEqual([expect.objectContaining({ path: ['pet'], extensions: { code: 'PET_NOT_FOUND', status: 404 } })]);
   });
 
-  it('is null with VALIDATION_FAILED for an id that is not a positive safe integer', async () => {
+  it('is null with VALIDATION_FAILED for an id that is not a positive safe integer', async ({ t }) => {
     for (const id of ['abc', '0', '-1', '9007199254740992']) {
       const { body } = await graphql(t, `{ pet(id: "${id}") { id } }`);
       expect(body.data).toEqual({ pet: null });
@@ -159,7 +151,7 @@ describe('pet (deprecated)', () => {
     }
   });
 
-  it('is marked deprecated in the schema, naming the removal date and pets(status:)', async () => {
+  it('is marked deprecated in the schema, naming the removal date and pets(status:)', async ({ t }) => {
     const { body } = await graphql(
       t,
       '{ __type(name: "Query") { fields(includeDeprecated: true) { name isDeprecated deprecationReason } } }',

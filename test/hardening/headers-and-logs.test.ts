@@ -1,18 +1,11 @@
 import { connect } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from '../helpers/fixtures.ts';
 import { graphql } from '../helpers/graphql.ts';
-import { expectErrorBody, startTestApp } from '../helpers/test-app.ts';
-import type { TestApp } from '../helpers/test-app.ts';
-
-let t: TestApp | undefined;
-afterEach(async () => {
-  await t?.close();
-  t = undefined;
-});
+import { expectErrorBody } from '../helpers/test-app.ts';
 
 describe('request ids', () => {
-  it('gives every response an X-Request-Id, keeping a plain one the caller sent', async () => {
-    t = await startTestApp();
+  it('gives every response an X-Request-Id, keeping a plain one the caller sent', async ({ makeApp }) => {
+    const t = await makeApp();
     const fresh = await t.call({ url: '/v1/pets' });
     expect(fresh.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
     const kept = await t.call({ url: '/v1/nope', headers: { 'x-request-id': 'trace-abc.123' } });
@@ -24,11 +17,10 @@ describe('request ids', () => {
 });
 
 describe('logs', () => {
-  it('never contain the Authorization header or the key, at any level', async () => {
+  it('never contain the Authorization header or the key, at any level', async ({ makeApp }) => {
     const lines: string[] = [];
     const dir = { LOG_LEVEL: 'trace' };
-    const app = await startTestApp(dir, undefined, { write: (line) => void lines.push(line) });
-    t = app;
+    const t = await makeApp(dir, { logStream: { write: (line) => void lines.push(line) } });
     await t.call({ url: '/v1/pets' });
     await t.call({ method: 'POST', url: '/v1/pets', payload: { name: 'Logged', categoryId: 1 } });
     await t.app.inject({ url: '/v1/pets', headers: { authorization: `Bearer ${t.key.slice(0, -1)}X` } });
@@ -43,8 +35,8 @@ describe('logs', () => {
 });
 
 describe('security headers', () => {
-  it('sends nosniff on API answers, and a CSP with no framing on the docs and GraphiQL pages', async () => {
-    t = await startTestApp();
+  it('sends nosniff on API answers, and a CSP with no framing on the docs and GraphiQL pages', async ({ makeApp }) => {
+    const t = await makeApp();
     expect((await t.call({ url: '/v1/pets' })).headers['x-content-type-options']).toBe('nosniff');
     for (const url of ['/v1/docs/', '/graphql']) {
       const page = await t.app.inject({ url, headers: { accept: 'text/html' } });
@@ -58,8 +50,8 @@ describe('security headers', () => {
 });
 
 describe('CORS', () => {
-  it('is off by default: no Access-Control headers, and OPTIONS is 405', async () => {
-    t = await startTestApp();
+  it('is off by default: no Access-Control headers, and OPTIONS is 405', async ({ makeApp }) => {
+    const t = await makeApp();
     const res = await t.call({ url: '/v1/pets', headers: { origin: 'https://evil.example' } });
     expect(res.headers['access-control-allow-origin']).toBeUndefined();
     const preflight = await t.app.inject({
@@ -70,8 +62,8 @@ describe('CORS', () => {
     expect(preflight.statusCode).toBe(405);
   });
 
-  it('allows exactly the configured origins', async () => {
-    t = await startTestApp({ CORS_ORIGINS: 'https://app.example,https://admin.example' });
+  it('allows exactly the configured origins', async ({ makeApp }) => {
+    const t = await makeApp({ CORS_ORIGINS: 'https://app.example,https://admin.example' });
     const preflight = await t.app.inject({
       method: 'OPTIONS',
       url: '/v1/pets',
@@ -96,8 +88,8 @@ describe('CORS', () => {
 });
 
 describe('oversized headers', () => {
-  it('answer 431 HEADERS_TOO_LARGE with the Error body, over a real socket', async () => {
-    t = await startTestApp();
+  it('answer 431 HEADERS_TOO_LARGE with the Error body, over a real socket', async ({ makeApp }) => {
+    const t = await makeApp();
     const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
     const { port } = new URL(address);
     const raw = await new Promise<string>((resolve, reject) => {

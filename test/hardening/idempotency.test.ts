@@ -1,16 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from '../helpers/fixtures.ts';
 import { createApiKey } from '../../src/services/api-keys/index.ts';
 import { graphql } from '../helpers/graphql.ts';
-import { expectErrorBody, startTestApp } from '../helpers/test-app.ts';
+import { expectErrorBody } from '../helpers/test-app.ts';
 import type { TestApp } from '../helpers/test-app.ts';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(() => t.close());
 
-const count = async (table: 'pets' | 'messages' | 'orders') =>
+const count = async (t: TestApp, table: 'pets' | 'messages' | 'orders') =>
   Number(
     (
       await t.db
@@ -19,41 +14,41 @@ const count = async (table: 'pets' | 'messages' | 'orders') =>
         .executeTakeFirstOrThrow()
     ).n,
   );
-const newPet = async () =>
+const newPet = async (t: TestApp) =>
   (await t.call({ method: 'POST', url: '/v1/pets', payload: { name: 'for-order', categoryId: 1 } })).json().id as number;
 
 describe('Idempotency-Key', () => {
   const routes = [
-    { url: '/v1/pets', table: 'pets' as const, payload: async () => ({ name: 'Once', categoryId: 1 }) },
-    { url: '/messages', table: 'messages' as const, payload: async () => ({ message: 'once' }) },
-    { url: '/v1/store/orders', table: 'orders' as const, payload: async () => ({ petId: await newPet() }) },
+    { url: '/v1/pets', table: 'pets' as const, payload: async (_t: TestApp) => ({ name: 'Once', categoryId: 1 }) },
+    { url: '/messages', table: 'messages' as const, payload: async (_t: TestApp) => ({ message: 'once' }) },
+    { url: '/v1/store/orders', table: 'orders' as const, payload: async (t: TestApp) => ({ petId: await newPet(t) }) },
   ];
 
-  it.each(routes)(
+  it.for(routes)(
     'POST $url: a retry with the same key and body returns the original answer and creates nothing',
-    async ({ url, table, payload }) => {
-      const body = await payload();
+    async ({ url, table, payload }, { t }) => {
+      const body = await payload(t);
       const headers = { 'idempotency-key': `retry-${url}` };
       const first = await t.call({ method: 'POST', url, payload: body, headers });
       expect(first.statusCode).toBe(201);
-      const before = await count(table);
+      const before = await count(t, table);
       const again = await t.call({ method: 'POST', url, payload: body, headers });
       expect(again.statusCode).toBe(201);
       expect(again.body).toBe(first.body);
       expect(again.headers.location).toBe(first.headers.location);
       expect(again.headers['idempotent-replayed']).toBe('true');
-      expect(await count(table)).toBe(before);
+      expect(await count(t, table)).toBe(before);
     },
   );
 
-  it.each(routes)('POST $url: the same key with a different body is 422 IDEMPOTENCY_KEY_REUSED', async ({ url, payload }) => {
+  it.for(routes)('POST $url: the same key with a different body is 422 IDEMPOTENCY_KEY_REUSED', async ({ url, payload }, { t }) => {
     const headers = { 'idempotency-key': `reuse-${url}` };
-    expect((await t.call({ method: 'POST', url, payload: await payload(), headers })).statusCode).toBe(201);
+    expect((await t.call({ method: 'POST', url, payload: await payload(t), headers })).statusCode).toBe(201);
     const other = await t.call({
       method: 'POST',
       url,
       payload: {
-        ...(await payload()),
+        ...(await payload(t)),
         ...(url === '/messages' ? { message: 'different' } : {}),
         ...(url === '/v1/pets' ? { name: 'Different' } : {}),
       },
@@ -63,7 +58,7 @@ describe('Idempotency-Key', () => {
     expectErrorBody(other, 'IDEMPOTENCY_KEY_REUSED');
   });
 
-  it('keeps keys per account: another account may use the same key', async () => {
+  it('keeps keys per account: another account may use the same key', async ({ t }) => {
     const headers = { 'idempotency-key': 'shared-key' };
     const mine = await t.call({ method: 'POST', url: '/v1/pets', payload: { name: 'Mine', categoryId: 1 }, headers });
     const other = await createApiKey(t.db, 'idem-other');
@@ -77,26 +72,26 @@ describe('Idempotency-Key', () => {
     expect(theirs.json().id).not.toBe(mine.json().id);
   });
 
-  it('does not keep failures: after a 400, the same key works with a corrected body', async () => {
+  it('does not keep failures: after a 400, the same key works with a corrected body', async ({ t }) => {
     const headers = { 'idempotency-key': 'fix-and-retry' };
     expect((await t.call({ method: 'POST', url: '/v1/pets', payload: { name: '', categoryId: 1 }, headers })).statusCode).toBe(400);
     expect((await t.call({ method: 'POST', url: '/v1/pets', payload: { name: 'Fixed', categoryId: 1 }, headers })).statusCode).toBe(201);
   });
 
-  it('lets only one of concurrent requests with one key run', async () => {
-    const before = await count('pets');
+  it('lets only one of concurrent requests with one key run', async ({ t }) => {
+    const before = await count(t, 'pets');
     const headers = { 'idempotency-key': 'racing' };
     const results = await Promise.all(
       Array.from({ length: 8 }, () => t.call({ method: 'POST', url: '/v1/pets', payload: { name: 'Race', categoryId: 1 }, headers })),
     );
-    expect(await count('pets')).toBe(before + 1);
+    expect(await count(t, 'pets')).toBe(before + 1);
     for (const res of results) {
       expect([201, 409]).toContain(res.statusCode);
       if (res.statusCode === 409) expectErrorBody(res, 'IDEMPOTENCY_KEY_IN_USE');
     }
   });
 
-  it('keeps a key 24 hours: a day-old key is forgotten, and purged', async () => {
+  it('keeps a key 24 hours: a day-old key is forgotten, and purged', async ({ t }) => {
     const headers = { 'idempotency-key': 'yesterday' };
     expect((await t.call({ method: 'POST', url: '/v1/pets', payload: { name: 'Day one', categoryId: 1 }, headers })).statusCode).toBe(201);
     const dayAgo = new Date(Date.now() - 24 * 60 * 60 * 1000 - 1000).toISOString();
@@ -108,7 +103,7 @@ describe('Idempotency-Key', () => {
     expect(oldRows).toEqual([]);
   });
 
-  it('refuses a malformed key with 400', async () => {
+  it('refuses a malformed key with 400', async ({ t }) => {
     const res = await t.call({
       method: 'POST',
       url: '/v1/pets',
@@ -119,30 +114,30 @@ describe('Idempotency-Key', () => {
     expectErrorBody(res, 'VALIDATION_FAILED');
   });
 
-  it('applies to GraphQL mutations: a replayed createPet returns the first result and creates nothing', async () => {
+  it('applies to GraphQL mutations: a replayed createPet returns the first result and creates nothing', async ({ t }) => {
     const mutation = 'mutation { createPet(input: { name: "GQL once", categoryId: 2 }) { id name } }';
     const headers = { ...t.auth, 'idempotency-key': 'gql-create' };
     const first = await graphql(t, mutation, undefined, headers);
-    const before = await count('pets');
+    const before = await count(t, 'pets');
     const again = await graphql(t, mutation, undefined, headers);
     expect(again.body).toEqual(first.body);
     expect(again.res.headers['idempotent-replayed']).toBe('true');
-    expect(await count('pets')).toBe(before);
+    expect(await count(t, 'pets')).toBe(before);
     const different = await graphql(t, 'mutation { createPet(input: { name: "GQL other", categoryId: 2 }) { id } }', undefined, headers);
     expect(different.res.statusCode).toBe(422);
     expect(different.body.errors?.[0]?.extensions).toEqual({ code: 'IDEMPOTENCY_KEY_REUSED', status: 422 });
   });
 
-  it('applies to sendMessage and placeOrder, and leaves queries alone', async () => {
+  it('applies to sendMessage and placeOrder, and leaves queries alone', async ({ t }) => {
     for (const [mutation, table] of [
       ['mutation { sendMessage(message: "gql once") { id } }', 'messages'],
-      [`mutation { placeOrder(input: { petId: "${await newPet()}" }) { id } }`, 'orders'],
+      [`mutation { placeOrder(input: { petId: "${await newPet(t)}" }) { id } }`, 'orders'],
     ] as const) {
       const headers = { ...t.auth, 'idempotency-key': `gql-${table}` };
       const first = await graphql(t, mutation, undefined, headers);
-      const before = await count(table);
+      const before = await count(t, table);
       expect((await graphql(t, mutation, undefined, headers)).body).toEqual(first.body);
-      expect(await count(table)).toBe(before);
+      expect(await count(t, table)).toBe(before);
     }
     const query = await graphql(t, '{ pets { totalCount } }', undefined, { ...t.auth, 'idempotency-key': 'gql-create' });
     expect(query.res.statusCode).toBe(200);

@@ -1,18 +1,11 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from '../helpers/fixtures.ts';
 import { createApiKey } from '../../src/services/api-keys/index.ts';
 import { graphql } from '../helpers/graphql.ts';
-import { expectErrorBody, startTestApp } from '../helpers/test-app.ts';
-import type { TestApp } from '../helpers/test-app.ts';
-
-let t: TestApp | undefined;
-afterEach(async () => {
-  await t?.close();
-  t = undefined;
-});
+import { expectErrorBody } from '../helpers/test-app.ts';
 
 describe('rate limiting', () => {
-  it('allows RATE_LIMIT_PER_MINUTE requests per key, then 429 with Retry-After and RateLimit headers', async () => {
-    t = await startTestApp({ RATE_LIMIT_PER_MINUTE: '5' });
+  it('allows RATE_LIMIT_PER_MINUTE requests per key, then 429 with Retry-After and RateLimit headers', async ({ makeApp }) => {
+    const t = await makeApp({ RATE_LIMIT_PER_MINUTE: '5' });
     for (let i = 0; i < 5; i++) {
       const ok = await t.call({ url: '/v1/pets' });
       expect(ok.statusCode).toBe(200);
@@ -33,8 +26,8 @@ describe('rate limiting', () => {
     expect((await t.app.inject({ url: '/v1/pets', headers: { authorization: `Bearer ${other.key}` } })).statusCode).toBe(200);
   });
 
-  it('counts a GraphQL operation like a REST request, against the same quota', async () => {
-    t = await startTestApp({ RATE_LIMIT_PER_MINUTE: '3' });
+  it('counts a GraphQL operation like a REST request, against the same quota', async ({ makeApp }) => {
+    const t = await makeApp({ RATE_LIMIT_PER_MINUTE: '3' });
     await t.call({ url: '/v1/pets' });
     expect((await graphql(t, '{ pets { totalCount } }')).res.statusCode).toBe(200);
     expect((await graphql(t, '{ pets { totalCount } }')).res.statusCode).toBe(200);
@@ -44,8 +37,8 @@ describe('rate limiting', () => {
     expect(body.errors?.[0]?.extensions).toEqual({ code: 'RATE_LIMITED', status: 429 });
   });
 
-  it('has a tighter quota for sending messages, shared by REST and GraphQL', async () => {
-    t = await startTestApp({ MESSAGE_RATE_LIMIT_PER_MINUTE: '2' });
+  it('has a tighter quota for sending messages, shared by REST and GraphQL', async ({ makeApp }) => {
+    const t = await makeApp({ MESSAGE_RATE_LIMIT_PER_MINUTE: '2' });
     expect((await t.call({ method: 'POST', url: '/messages', payload: { message: 'one' } })).statusCode).toBe(201);
     expect((await graphql(t, 'mutation { sendMessage(message: "two") { id } }')).body.errors).toBeUndefined();
     const rest = await t.call({ method: 'POST', url: '/messages', payload: { message: 'three' } });
@@ -59,8 +52,8 @@ describe('rate limiting', () => {
     expect((await t.call({ url: '/v1/pets' })).statusCode).toBe(200);
   });
 
-  it('charges every sendMessage an operation runs, aliases and fragments included, all or none', async () => {
-    t = await startTestApp({ MESSAGE_RATE_LIMIT_PER_MINUTE: '5' });
+  it('charges every sendMessage an operation runs, aliases and fragments included, all or none', async ({ makeApp }) => {
+    const t = await makeApp({ MESSAGE_RATE_LIMIT_PER_MINUTE: '5' });
     const db = t.db;
     const messages = async () => (await db.selectFrom('messages').select('id').execute()).length;
     const aliased = (n: number) =>
@@ -81,8 +74,8 @@ describe('rate limiting', () => {
     expect((await t.call({ method: 'POST', url: '/messages', payload: { message: 'one more' } })).statusCode).toBe(429);
   });
 
-  it('throttles requests without a valid key per address, so keys cannot be guessed quickly', async () => {
-    t = await startTestApp({ UNAUTHENTICATED_RATE_LIMIT_PER_MINUTE: '3' });
+  it('throttles requests without a valid key per address, so keys cannot be guessed quickly', async ({ makeApp }) => {
+    const t = await makeApp({ UNAUTHENTICATED_RATE_LIMIT_PER_MINUTE: '3' });
     for (let i = 0; i < 3; i++) {
       expect((await t.app.inject({ url: '/v1/pets', headers: { authorization: `Bearer psk_${String(i).repeat(40)}` } })).statusCode).toBe(
         401,
@@ -95,8 +88,8 @@ describe('rate limiting', () => {
     expect((await t.call({ url: '/v1/pets' })).statusCode).toBe(200);
   });
 
-  it('is off with RATE_LIMIT_PER_MINUTE=0', async () => {
-    t = await startTestApp({ RATE_LIMIT_PER_MINUTE: '0', MESSAGE_RATE_LIMIT_PER_MINUTE: '1' });
+  it('is off with RATE_LIMIT_PER_MINUTE=0', async ({ makeApp }) => {
+    const t = await makeApp({ RATE_LIMIT_PER_MINUTE: '0', MESSAGE_RATE_LIMIT_PER_MINUTE: '1' });
     for (let i = 0; i < 10; i++) expect((await t.call({ url: '/v1/pets' })).statusCode).toBe(200);
     for (let i = 0; i < 3; i++)
       expect((await t.call({ method: 'POST', url: '/messages', payload: { message: 'x' } })).statusCode).toBe(201);

@@ -1,20 +1,19 @@
 import { connect } from 'node:net';
 import type { Socket } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach } from 'vitest';
+import { describe, expect, it } from '../helpers/fixtures.ts';
+import type { AppEnv } from '../helpers/fixtures.ts';
 import { rawSocket } from '../helpers/raw-http.ts';
-import { expectErrorBody, startTestApp } from '../helpers/test-app.ts';
+import { expectErrorBody } from '../helpers/test-app.ts';
 import type { TestApp } from '../helpers/test-app.ts';
 
-let t: TestApp | undefined;
 const sockets: Socket[] = [];
-afterEach(async () => {
+afterEach(() => {
   for (const socket of sockets.splice(0)) socket.destroy();
-  await t?.close();
-  t = undefined;
 });
 
-async function listening(env: Record<string, string>): Promise<{ t: TestApp; origin: string; port: number }> {
-  t = await startTestApp(env);
+async function listening(makeApp: (env: AppEnv) => Promise<TestApp>, env: AppEnv): Promise<{ t: TestApp; origin: string; port: number }> {
+  const t = await makeApp(env);
   const origin = await t.app.listen({ port: 0, host: '127.0.0.1' });
   return { t, origin, port: Number(new URL(origin).port) };
 }
@@ -44,8 +43,8 @@ function hold(port: number, bytes = ''): Promise<{ socket: Socket; closed: Promi
 }
 
 describe('a request that arrives too slowly', () => {
-  it('is answered 408 with the Error body when its body stalls', async () => {
-    const { t, port } = await listening({ REQUEST_TIMEOUT_MS: '500' });
+  it('is answered 408 with the Error body when its body stalls', async ({ makeApp }) => {
+    const { t, port } = await listening(makeApp, { REQUEST_TIMEOUT_MS: '500' });
     const head = `POST /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${t.key}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n`;
     const { closed } = await hold(port, `${head}{"na`);
     // Before the fix nothing ever came back: the socket stayed open for good.
@@ -54,22 +53,22 @@ describe('a request that arrives too slowly', () => {
     expectErrorBody(res, 'REQUEST_TIMEOUT');
   });
 
-  it('is answered 408 when its headers never end', async () => {
-    const { port } = await listening({ REQUEST_TIMEOUT_MS: '500' });
+  it('is answered 408 when its headers never end', async ({ makeApp }) => {
+    const { port } = await listening(makeApp, { REQUEST_TIMEOUT_MS: '500' });
     const { closed } = await hold(port, 'GET /v1/pets HTTP/1.1\r\nHost: x\r\nX-Slow: a');
     expect(parse(await closed).statusCode).toBe(408);
   });
 
-  it('closes a connection that never sends a request', async () => {
-    const { port } = await listening({ REQUEST_TIMEOUT_MS: '500' });
+  it('closes a connection that never sends a request', async ({ makeApp }) => {
+    const { port } = await listening(makeApp, { REQUEST_TIMEOUT_MS: '500' });
     const { closed } = await hold(port);
     expect(await closed).toMatch(/^(HTTP\/1\.1 408 |$)/);
   });
 });
 
 describe('open connections', () => {
-  it('are bounded by MAX_CONNECTIONS: one more is closed at once, and a freed slot serves again', async () => {
-    const { origin, port } = await listening({ MAX_CONNECTIONS: '3' });
+  it('are bounded by MAX_CONNECTIONS: one more is closed at once, and a freed slot serves again', async ({ makeApp }) => {
+    const { origin, port } = await listening(makeApp, { MAX_CONNECTIONS: '3' });
     const held = await Promise.all([hold(port), hold(port), hold(port)]);
     const extra = await hold(port, 'GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n');
     expect(await extra.closed).toBe('');
@@ -80,8 +79,8 @@ describe('open connections', () => {
 });
 
 describe('the per-address limit', () => {
-  it('counts unknown paths and 405s like every other request without a key, never health probes', async () => {
-    t = await startTestApp({ UNAUTHENTICATED_RATE_LIMIT_PER_MINUTE: '3' });
+  it('counts unknown paths and 405s like every other request without a key, never health probes', async ({ makeApp }) => {
+    const t = await makeApp({ UNAUTHENTICATED_RATE_LIMIT_PER_MINUTE: '3' });
     const app = t.app;
     expect((await app.inject({ url: '/no/such/path' })).statusCode).toBe(404);
     expect((await app.inject({ method: 'PUT', url: '/v1/pets' })).statusCode).toBe(405);

@@ -42,6 +42,7 @@ export async function startTestApp(
   const { key } = await createApiKey(db, 'tester');
   const app = await createApp({ config, database: { ...database, db: wrapDb(db) }, logStream });
   const auth = { authorization: `Bearer ${key}` };
+  let closing: Promise<void> | undefined;
   return {
     app,
     db,
@@ -49,9 +50,10 @@ export async function startTestApp(
     key,
     auth,
     call: (options) => app.inject({ ...options, headers: { ...auth, ...options.headers } }),
-    async close() {
-      await app.close();
-      rmSync(dir, { recursive: true, force: true });
+    // Closing twice is harmless: a test may close early what its fixture closes at the end.
+    close: async () => {
+      closing ??= app.close().then(() => rmSync(dir, { recursive: true, force: true }));
+      await closing;
     },
   };
 }

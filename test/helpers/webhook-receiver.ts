@@ -12,6 +12,7 @@ export interface ReceivedRequest {
 export interface Receiver {
   url: string;
   received: ReceivedRequest[];
+  /** Closes the receiver; a second call does nothing. */
   close(): Promise<void>;
 }
 
@@ -40,6 +41,7 @@ export async function startReceiver(decide: (request: ReceivedRequest, index: nu
     received,
     close: () =>
       new Promise<void>((resolve) => {
+        if (!server.listening) return resolve();
         server.closeAllConnections();
         server.close(() => resolve());
       }),

@@ -1,19 +1,13 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from '../helpers/fixtures.ts';
 import { createApiKey, revokeApiKey } from '../../src/services/api-keys/index.ts';
 import { petstore } from '../helpers/cli.ts';
 import { graphql } from '../helpers/graphql.ts';
 import { spyOnQueries } from '../helpers/select-spy.ts';
 import type { SeenQuery } from '../helpers/select-spy.ts';
-import { expectErrorBody, startTestApp } from '../helpers/test-app.ts';
-import type { TestApp } from '../helpers/test-app.ts';
+import { expectErrorBody } from '../helpers/test-app.ts';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(() => t.close());
 
 const protectedRoutes = [
   { method: 'GET', url: '/v1/pets' },
@@ -34,7 +28,7 @@ describe('bearer authentication (contract §5)', () => {
     ['an unknown well-formed key', { authorization: `Bearer psk_${'A'.repeat(40)}` }],
   ];
   for (const route of protectedRoutes) {
-    it.each(badHeaders)(`${route.method} ${route.url}: 401 with %s`, async (_label, headers) => {
+    it.for(badHeaders)(`${route.method} ${route.url}: 401 with %s`, async ([_label, headers], { t }) => {
       const res = await t.app.inject({ ...route, headers });
       expect(res.statusCode).toBe(401);
       expectErrorBody(res, 'UNAUTHORIZED');
@@ -42,7 +36,7 @@ describe('bearer authentication (contract §5)', () => {
     });
   }
 
-  it.each([
+  it.for([
     ['no header', undefined, 'Missing API key: send Authorization: Bearer <API_KEY>.'],
     ['Bearer with no token', 'Bearer ', 'Missing API key: send Authorization: Bearer <API_KEY>.'],
     [
@@ -56,25 +50,25 @@ describe('bearer authentication (contract §5)', () => {
       'The Authorization header must use the Bearer scheme: send Authorization: Bearer <API_KEY>.',
     ],
     ['an unknown key', `Bearer psk_${'A'.repeat(40)}`, 'The API key is invalid or has been revoked.'],
-  ])('says what is wrong with %s, in the same words on REST and GraphQL', async (_label, authorization, message) => {
+  ] as const)('says what is wrong with %s, in the same words on REST and GraphQL', async ([_label, authorization, message], { t }) => {
     const headers: Record<string, string> = authorization === undefined ? {} : { authorization };
     expect(expectErrorBody(await t.app.inject({ url: '/v1/pets', headers }), 'UNAUTHORIZED').message).toBe(message);
     const { body } = await graphql(t, '{ pets { totalCount } }', undefined, headers);
     expect(body.errors?.[0]?.message).toBe(message);
   });
 
-  it('stores nothing when a write is refused for want of a key', async () => {
+  it('stores nothing when a write is refused for want of a key', async ({ t }) => {
     await t.app.inject({ method: 'POST', url: '/v1/pets', payload: { name: 'Ghost', categoryId: 1 } });
     const ghosts = await t.db.selectFrom('pets').select('id').where('name', '=', 'Ghost').execute();
     expect(ghosts).toEqual([]);
   });
 
-  it('accepts the scheme in any case', async () => {
+  it('accepts the scheme in any case', async ({ t }) => {
     const res = await t.app.inject({ url: '/v1/pets', headers: { authorization: `bearer ${t.key}` } });
     expect(res.statusCode).toBe(200);
   });
 
-  it('refuses a key on its first request after it is revoked', async () => {
+  it('refuses a key on its first request after it is revoked', async ({ t }) => {
     const { key, id } = await createApiKey(t.db, 'soon-gone');
     const headers = { authorization: `Bearer ${key}` };
     expect((await t.app.inject({ url: '/v1/pets', headers })).statusCode).toBe(200);
@@ -84,7 +78,7 @@ describe('bearer authentication (contract §5)', () => {
     expect(expectErrorBody(res, 'UNAUTHORIZED').message).toMatch(/invalid or has been revoked/);
   });
 
-  it('refuses a key soon after another process (the CLI) revokes it', async () => {
+  it('refuses a key soon after another process (the CLI) revokes it', async ({ t }) => {
     const { key, id } = await createApiKey(t.db, 'revoked-elsewhere');
     const headers = { authorization: `Bearer ${key}` };
     // Twice, so the second answer comes from the verified-key cache.
@@ -101,19 +95,18 @@ describe('bearer authentication (contract §5)', () => {
     expect(status).toBe(401);
   });
 
-  it('refuses a key whose secret part is wrong even when its prefix is right', async () => {
+  it('refuses a key whose secret part is wrong even when its prefix is right', async ({ t }) => {
     const forged = `${t.key.slice(0, 12)}${'Z'.repeat(32)}`;
     const res = await t.app.inject({ url: '/v1/pets', headers: { authorization: `Bearer ${forged}` } });
     expect(res.statusCode).toBe(401);
   });
 
-  it('looks up a known prefix with a wrong secret exactly as an unknown key: one read by the whole key hash, so timing tells nothing', async () => {
+  it('looks up a known prefix with a wrong secret exactly as an unknown key: one read by the whole key hash, so timing tells nothing', async ({
+    makeApp,
+  }) => {
     const reads: SeenQuery[] = [];
-    const spied = await startTestApp(
-      {},
-      spyOnQueries((query) => reads.push(query)),
-    );
-    try {
+    const spied = await makeApp({}, { wrapDb: spyOnQueries((query) => reads.push(query)) });
+    {
       const readsFor = async (key: string) => {
         reads.length = 0;
         expect((await spied.app.inject({ url: '/v1/pets', headers: { authorization: `Bearer ${key}` } })).statusCode).toBe(401);
@@ -126,12 +119,10 @@ describe('bearer authentication (contract §5)', () => {
       expect(forKnown.map((q) => q.sql)).toEqual(forUnknown.map((q) => q.sql));
       expect(forKnown[0]?.parameters).toEqual([createHash('sha256').update(knownPrefix).digest('hex')]);
       expect(forUnknown[0]?.parameters).toEqual([createHash('sha256').update(unknown).digest('hex')]);
-    } finally {
-      await spied.close();
     }
   });
 
-  it('issues keys of the form psk_ + 40 base62 characters and keeps them only as a SHA-256 hash', async () => {
+  it('issues keys of the form psk_ + 40 base62 characters and keeps them only as a SHA-256 hash', async ({ t }) => {
     const { key } = await createApiKey(t.db, 'hash-check');
     expect(key).toMatch(/^psk_[A-Za-z0-9]{40}$/);
     const file = readFileSync(t.dbFile);
@@ -150,7 +141,7 @@ describe('bearer authentication (contract §5)', () => {
     expect(rows.every((r) => /^[0-9a-f]{64}$/.test(r.key_hash))).toBe(true);
   });
 
-  it('does not write to the database per request: last_used_at lands in a batch', async () => {
+  it('does not write to the database per request: last_used_at lands in a batch', async ({ t }) => {
     const { key, id } = await createApiKey(t.db, 'usage');
     for (let i = 0; i < 5; i++) await t.app.inject({ url: '/v1/pets', headers: { authorization: `Bearer ${key}` } });
     const lastUsed = () => t.db.selectFrom('api_keys').select('last_used_at').where('id', '=', id).executeTakeFirstOrThrow();

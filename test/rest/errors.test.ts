@@ -1,25 +1,18 @@
 import SQLite from 'better-sqlite3';
-import { afterEach, describe, expect, it } from 'vitest';
-import { expectErrorBody, startTestApp } from '../helpers/test-app.ts';
-import type { TestApp } from '../helpers/test-app.ts';
-
-let t: TestApp | undefined;
-afterEach(async () => {
-  await t?.close().catch(() => undefined);
-  t = undefined;
-});
+import { describe, expect, it } from '../helpers/fixtures.ts';
+import { expectErrorBody } from '../helpers/test-app.ts';
 
 describe('every error is the Error body', () => {
-  it('unknown route: 404 NOT_FOUND, with or without a key', async () => {
-    t = await startTestApp();
+  it('unknown route: 404 NOT_FOUND, with or without a key', async ({ makeApp }) => {
+    const t = await makeApp();
     for (const res of [await t.app.inject({ url: '/v2/pets' }), await t.call({ url: '/v1/nothing-here' })]) {
       expect(res.statusCode).toBe(404);
       expectErrorBody(res, 'NOT_FOUND');
     }
   });
 
-  it('wrong method on a known route: 405 METHOD_NOT_ALLOWED with Allow', async () => {
-    t = await startTestApp();
+  it('wrong method on a known route: 405 METHOD_NOT_ALLOWED with Allow', async ({ makeApp }) => {
+    const t = await makeApp();
     const del = await t.call({ method: 'DELETE', url: '/v1/pets' });
     expect(del.statusCode).toBe(405);
     expectErrorBody(del, 'METHOD_NOT_ALLOWED');
@@ -32,8 +25,8 @@ describe('every error is the Error body', () => {
     expect(get.headers.allow).toBe('POST');
   });
 
-  it('an unexpected failure: 500 INTERNAL_ERROR that shows no stack, SQL or path; /readyz says 503', async () => {
-    t = await startTestApp();
+  it('an unexpected failure: 500 INTERNAL_ERROR that shows no stack, SQL or path; /readyz says 503', async ({ makeApp }) => {
+    const t = await makeApp();
     // Closing the database under a running app is the failure no client can cause on purpose.
     await t.db.destroy();
     const res = await t.call({ method: 'POST', url: '/v1/pets', payload: { name: 'A', categoryId: 1 } });
@@ -48,8 +41,8 @@ describe('every error is the Error body', () => {
 });
 
 describe('a database locked by another writer', () => {
-  it('answers 503 SERVICE_UNAVAILABLE with Retry-After after the 5 s busy timeout, storing nothing, then recovers', async () => {
-    t = await startTestApp();
+  it('answers 503 SERVICE_UNAVAILABLE with Retry-After after the 5 s busy timeout, storing nothing, then recovers', async ({ makeApp }) => {
+    const t = await makeApp();
     const other = new SQLite(t.dbFile);
     other.exec('BEGIN EXCLUSIVE');
     try {
@@ -69,8 +62,8 @@ describe('a database locked by another writer', () => {
 });
 
 describe('probes', () => {
-  it('/healthz and /readyz answer without a key', async () => {
-    t = await startTestApp();
+  it('/healthz and /readyz answer without a key', async ({ makeApp }) => {
+    const t = await makeApp();
     const health = await t.app.inject({ url: '/healthz' });
     expect(health.statusCode).toBe(200);
     expect(health.json()).toEqual({ status: 'ok' });

@@ -1,15 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from '../helpers/fixtures.ts';
 import { rawSocket } from '../helpers/raw-http.ts';
-import { expectErrorBody, startTestApp } from '../helpers/test-app.ts';
-import type { TestApp } from '../helpers/test-app.ts';
+import { expectErrorBody } from '../helpers/test-app.ts';
 
-let t: TestApp;
 let origin: string;
-beforeAll(async () => {
-  t = await startTestApp();
+it.beforeAll(async ({ t }) => {
   origin = await t.app.listen({ port: 0, host: '127.0.0.1' });
 });
-afterAll(() => t.close());
 
 /** Status, headers and body of a raw HTTP/1.1 answer. */
 function parse(raw: string): { statusCode: number; headers: Record<string, string>; body: string } {
@@ -51,9 +47,9 @@ describe('the form of a request', () => {
     expect(parse(await rawSocket(origin, 'GET /healthz HTTP/1.0\r\n\r\n')).statusCode).toBe(200);
   });
 
-  it.each(['latin1', 'utf-16', 'ISO-8859-1', '"windows-1252"'])(
+  it.for(['latin1', 'utf-16', 'ISO-8859-1', '"windows-1252"'] as const)(
     'a JSON body declared charset=%s is 400 INVALID_CONTENT_TYPE, on both faces, storing nothing',
-    async (charset) => {
+    async (charset, { t }) => {
       for (const [url, payload] of [
         ['/v1/pets', '{"name":"Caf\xe9","categoryId":1}'],
         ['/graphql', '{"query":"mutation { createPet(input: { name: \\"x\\", categoryId: 1 }) { id } }"}'],
@@ -67,7 +63,7 @@ describe('the form of a request', () => {
     },
   );
 
-  it.each(['utf-8', 'UTF-8', '"utf-8"'])('charset=%s is fine', async (charset) => {
+  it.for(['utf-8', 'UTF-8', '"utf-8"'] as const)('charset=%s is fine', async (charset, { t }) => {
     const res = await t.call({
       method: 'POST',
       url: '/v1/pets',

@@ -1,17 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from '../helpers/fixtures.ts';
 import { createApiKey } from '../../src/services/api-keys/index.ts';
-import { expectErrorBody, startTestApp } from '../helpers/test-app.ts';
+import { expectErrorBody } from '../helpers/test-app.ts';
 import type { TestApp } from '../helpers/test-app.ts';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(() => t.close());
 
-const send = (payload: unknown, headers: Record<string, string> = {}) =>
+const send = (t: TestApp, payload: unknown, headers: Record<string, string> = {}) =>
   t.call({ method: 'POST', url: '/messages', payload: payload as string, headers });
-const messageCount = async () =>
+const messageCount = async (t: TestApp) =>
   (
     await t.db
       .selectFrom('messages')
@@ -20,9 +15,9 @@ const messageCount = async () =>
   ).n;
 
 describe('POST /messages (quickstart, outside /v1)', () => {
-  it('queues the message: 201, the record, a Location, and it is stored', async () => {
+  it('queues the message: 201, the record, a Location, and it is stored', async ({ t }) => {
     const before = Date.now();
-    const res = await send({ message: 'Hello from the quickstart' });
+    const res = await send(t, { message: 'Hello from the quickstart' });
     expect(res.statusCode).toBe(201);
     const body = res.json();
     expect(Object.keys(body).sort()).toEqual(['attempts', 'createdAt', 'failureReason', 'id', 'message', 'status', 'updatedAt']);
@@ -41,7 +36,7 @@ describe('POST /messages (quickstart, outside /v1)', () => {
     expect(read.json()).toEqual(body);
   });
 
-  it('is not served under /v1', async () => {
+  it('is not served under /v1', async ({ t }) => {
     const res = await t.call({ method: 'POST', url: '/v1/messages', payload: { message: 'x' } });
     expect(res.statusCode).toBe(404);
     expectErrorBody(res, 'NOT_FOUND');
@@ -63,22 +58,22 @@ describe('POST /messages (quickstart, outside /v1)', () => {
     ['text/plain', '{"message": "hi"}', { 'content-type': 'text/plain' }, 'INVALID_CONTENT_TYPE'],
     ['a form body', 'message=hi', { 'content-type': 'application/x-www-form-urlencoded' }, 'INVALID_CONTENT_TYPE'],
   ];
-  it.each(invalid)('refuses %s with 400, storing nothing', async (_label, payload, headers, code) => {
-    const before = await messageCount();
-    const res = await send(payload, headers);
+  it.for(invalid)('refuses %s with 400, storing nothing', async ([_label, payload, headers, code], { t }) => {
+    const before = await messageCount(t);
+    const res = await send(t, payload, headers);
     expect(res.statusCode).toBe(400);
     expectErrorBody(res, code);
-    expect(await messageCount()).toBe(before);
+    expect(await messageCount(t)).toBe(before);
   });
 
-  it('accepts application/json with a charset parameter', async () => {
-    const res = await send('{"message":"charset"}', { 'content-type': 'application/json; charset=utf-8' });
+  it('accepts application/json with a charset parameter', async ({ t }) => {
+    const res = await send(t, '{"message":"charset"}', { 'content-type': 'application/json; charset=utf-8' });
     expect(res.statusCode).toBe(201);
   });
 });
 
 describe('GET /messages/{id}', () => {
-  it('answers 404 for an unknown id and 400 for a malformed one', async () => {
+  it('answers 404 for an unknown id and 400 for a malformed one', async ({ t }) => {
     const missing = await t.call({ url: '/messages/msg_123' });
     expect(missing.statusCode).toBe(404);
     expectErrorBody(missing, 'MESSAGE_NOT_FOUND');
@@ -87,8 +82,8 @@ describe('GET /messages/{id}', () => {
     expectErrorBody(malformed, 'VALIDATION_FAILED');
   });
 
-  it("hides another account's message as 404", async () => {
-    const sent = (await send({ message: 'private' })).json();
+  it("hides another account's message as 404", async ({ t }) => {
+    const sent = (await send(t, { message: 'private' })).json();
     const other = await createApiKey(t.db, 'someone-else');
     const res = await t.app.inject({ url: `/messages/${sent.id}`, headers: { authorization: `Bearer ${other.key}` } });
     expect(res.statusCode).toBe(404);

@@ -2,13 +2,11 @@ import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, tempDir } from '../helpers/test-app.ts';
-import type { TestApp } from '../helpers/test-app.ts';
+import { describe, expect, it } from '../helpers/fixtures.ts';
+import { tempDir } from '../helpers/test-app.ts';
 
 const REDOCLY = fileURLToPath(new URL('../../node_modules/@redocly/cli/bin/cli.js', import.meta.url));
 
-let t: TestApp;
 type Operation = Record<string, unknown> & { parameters?: { name: string; in: string }[]; responses: Record<string, unknown> };
 let doc: {
   openapi: string;
@@ -17,13 +15,12 @@ let doc: {
   components: Record<string, Record<string, unknown>>;
 };
 
-beforeAll(async () => {
-  t = await startTestApp({ PRODUCTION_BASE_URL: 'https://prod.example.test/v1', STAGING_BASE_URL: 'https://staging.example.test/v1' });
+it.override('appEnv', { PRODUCTION_BASE_URL: 'https://prod.example.test/v1', STAGING_BASE_URL: 'https://staging.example.test/v1' });
+it.beforeAll(async ({ t }) => {
   const res = await t.app.inject({ url: '/v1/openapi.json' });
   expect(res.statusCode).toBe(200);
   doc = res.json();
 });
-afterAll(() => t.close());
 
 describe('GET /v1/openapi.json (no key needed)', () => {
   it('is OpenAPI 3.x with this server, production and staging from config', () => {
@@ -53,7 +50,7 @@ describe('GET /v1/openapi.json (no key needed)', () => {
     expect(send?.servers).toEqual([expect.objectContaining({ url: '/' })]);
   });
 
-  it('generates the documented body from the schema that validates', async () => {
+  it('generates the documented body from the schema that validates', async ({ t }) => {
     const body = (doc.paths['/pets']?.post?.requestBody as { content: Record<string, { schema: Record<string, unknown> }> }).content[
       'application/json'
     ]?.schema;
@@ -137,7 +134,7 @@ describe('the document, for client generators', () => {
 });
 
 describe('GET /v1/docs', () => {
-  it('serves Swagger UI from local assets, no key needed', async () => {
+  it('serves Swagger UI from local assets, no key needed', async ({ t }) => {
     const page = await t.app.inject({ url: '/v1/docs/' });
     expect(page.statusCode).toBe(200);
     expect(page.headers['content-type']).toMatch(/text\/html/);

@@ -1,15 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectErrorBody, startTestApp } from '../helpers/test-app.ts';
+import { describe, expect, it } from '../helpers/fixtures.ts';
+import { expectErrorBody } from '../helpers/test-app.ts';
 import type { TestApp } from '../helpers/test-app.ts';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(() => t.close());
 
-const create = (payload: unknown) => t.call({ method: 'POST', url: '/v1/pets', payload: payload as object });
-const petCount = async () =>
+const create = (t: TestApp, payload: unknown) => t.call({ method: 'POST', url: '/v1/pets', payload: payload as object });
+const petCount = async (t: TestApp) =>
   (
     await t.db
       .selectFrom('pets')
@@ -18,8 +13,8 @@ const petCount = async () =>
   ).n;
 
 describe('POST /v1/pets', () => {
-  it('creates a pet: 201, the Pet with its id, a Location, and status defaulting to available', async () => {
-    const res = await create({ name: 'Rex', categoryId: 3 });
+  it('creates a pet: 201, the Pet with its id, a Location, and status defaulting to available', async ({ t }) => {
+    const res = await create(t, { name: 'Rex', categoryId: 3 });
     expect(res.statusCode).toBe(201);
     const pet = res.json();
     expect(pet).toEqual({ id: expect.any(Number), name: 'Rex', categoryId: 3, status: 'available' });
@@ -28,8 +23,8 @@ describe('POST /v1/pets', () => {
     expect(again.json()).toEqual(pet);
   });
 
-  it('keeps a given status and the largest exact categoryId (2^53−1)', async () => {
-    const res = await create({ name: 'Tom', categoryId: Number.MAX_SAFE_INTEGER, status: 'sold' });
+  it('keeps a given status and the largest exact categoryId (2^53−1)', async ({ t }) => {
+    const res = await create(t, { name: 'Tom', categoryId: Number.MAX_SAFE_INTEGER, status: 'sold' });
     expect(res.statusCode).toBe(201);
     expect(res.json()).toMatchObject({ categoryId: 9007199254740991, status: 'sold' });
   });
@@ -53,15 +48,15 @@ describe('POST /v1/pets', () => {
     ['an unknown field', { name: 'A', categoryId: 1, colour: 'red' }, /Field 'colour' is not allowed/],
     ['an array body', [{ name: 'A', categoryId: 1 }], /request body must be a JSON object/],
   ];
-  it.each(invalid)('refuses %s with 400 VALIDATION_FAILED naming the field, storing nothing', async (_label, payload, message) => {
-    const before = await petCount();
-    const res = await create(payload);
+  it.for(invalid)('refuses %s with 400 VALIDATION_FAILED naming the field, storing nothing', async ([_label, payload, message], { t }) => {
+    const before = await petCount(t);
+    const res = await create(t, payload);
     expect(res.statusCode).toBe(400);
     expect(expectErrorBody(res, 'VALIDATION_FAILED').message).toMatch(message);
-    expect(await petCount()).toBe(before);
+    expect(await petCount(t)).toBe(before);
   });
 
-  it('refuses a categoryId beyond 2^53 written in the JSON text instead of rounding it', async () => {
+  it('refuses a categoryId beyond 2^53 written in the JSON text instead of rounding it', async ({ t }) => {
     const res = await t.call({
       method: 'POST',
       url: '/v1/pets',
@@ -72,7 +67,7 @@ describe('POST /v1/pets', () => {
     expectErrorBody(res, 'VALIDATION_FAILED');
   });
 
-  it('refuses invalid JSON, an empty body and a missing body with 400', async () => {
+  it('refuses invalid JSON, an empty body and a missing body with 400', async ({ t }) => {
     const bad = await t.call({
       method: 'POST',
       url: '/v1/pets',
@@ -89,7 +84,7 @@ describe('POST /v1/pets', () => {
     expectErrorBody(none, 'VALIDATION_FAILED');
   });
 
-  it('refuses a body that is not application/json with 400 INVALID_CONTENT_TYPE', async () => {
+  it('refuses a body that is not application/json with 400 INVALID_CONTENT_TYPE', async ({ t }) => {
     for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'application/xml']) {
       const res = await t.call({ method: 'POST', url: '/v1/pets', headers: { 'content-type': type }, payload: 'name=A&categoryId=1' });
       expect(res.statusCode, type).toBe(400);
@@ -97,16 +92,16 @@ describe('POST /v1/pets', () => {
     }
   });
 
-  it('refuses a body over 1 MiB with 413 PAYLOAD_TOO_LARGE', async () => {
-    const before = await petCount();
-    const res = await create({ name: 'A', categoryId: 1, padding: 'x'.repeat(1024 * 1024) });
+  it('refuses a body over 1 MiB with 413 PAYLOAD_TOO_LARGE', async ({ t }) => {
+    const before = await petCount(t);
+    const res = await create(t, { name: 'A', categoryId: 1, padding: 'x'.repeat(1024 * 1024) });
     expect(res.statusCode).toBe(413);
     expectErrorBody(res, 'PAYLOAD_TOO_LARGE');
-    expect(await petCount()).toBe(before);
+    expect(await petCount(t)).toBe(before);
   });
 
-  it('gives 100 concurrent creates 100 distinct ids, each readable', async () => {
-    const responses = await Promise.all(Array.from({ length: 100 }, (_, i) => create({ name: `pup-${i}`, categoryId: 1 + i })));
+  it('gives 100 concurrent creates 100 distinct ids, each readable', async ({ t }) => {
+    const responses = await Promise.all(Array.from({ length: 100 }, (_, i) => create(t, { name: `pup-${i}`, categoryId: 1 + i })));
     expect(responses.map((r) => r.statusCode)).toEqual(Array(100).fill(201));
     const ids = responses.map((r) => r.json().id as number);
     expect(new Set(ids).size).toBe(100);
@@ -116,11 +111,11 @@ describe('POST /v1/pets', () => {
 });
 
 describe('text that is not well-formed Unicode', () => {
-  it.each([
+  it.for([
     ['a lone high surrogate', '"\\ud800"'],
     ['a lone low surrogate inside text', '"Re\\udc00x"'],
     ['a reversed pair', '"\\ude00\\ud83d"'],
-  ])('is refused (%s) on both faces with the same message, and nothing is stored', async (_label, jsonString) => {
+  ] as const)('is refused (%s) on both faces with the same message, and nothing is stored', async ([_label, jsonString], { t }) => {
     const message = "Field 'name' must be well-formed Unicode text (it holds a lone surrogate).";
     const before = (await t.db.selectFrom('pets').select('id').execute()).length;
     const rest = await t.call({
@@ -149,7 +144,7 @@ describe('text that is not well-formed Unicode', () => {
     expect((await t.db.selectFrom('pets').select('id').execute()).length).toBe(before);
   });
 
-  it('keeps emoji and other astral characters (surrogate pairs) intact', async () => {
+  it('keeps emoji and other astral characters (surrogate pairs) intact', async ({ t }) => {
     const res = await t.call({ method: 'POST', url: '/v1/pets', payload: { name: 'Rex 🐕‍🦺 𝔘', categoryId: 1 } });
     expect(res.statusCode).toBe(201);
     expect((await t.call({ url: `/v1/pets/${res.json().id}` })).json().name).toBe('Rex 🐕‍🦺 𝔘');

@@ -1,14 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectErrorBody, startTestApp } from '../helpers/test-app.ts';
-import type { TestApp } from '../helpers/test-app.ts';
+import { describe, expect, it } from '../helpers/fixtures.ts';
+import { expectErrorBody } from '../helpers/test-app.ts';
 
-let t: TestApp;
 let petId: number;
-beforeAll(async () => {
-  t = await startTestApp();
+it.beforeAll(async ({ t }) => {
   petId = (await t.call({ method: 'POST', url: '/v1/pets', payload: { name: 'Kitty', categoryId: 2, status: 'pending' } })).json().id;
 });
-afterAll(() => t.close());
 
 function expectDeprecationHeaders(headers: Record<string, unknown>): void {
   expect(headers.deprecation).toMatch(/^@\d+$/);
@@ -17,7 +13,7 @@ function expectDeprecationHeaders(headers: Record<string, unknown>): void {
 }
 
 describe('GET /v1/pets/{petId} (deprecated)', () => {
-  it('returns the Pet with the deprecation headers', async () => {
+  it('returns the Pet with the deprecation headers', async ({ t }) => {
     const res = await t.call({ url: `/v1/pets/${petId}` });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ id: petId, name: 'Kitty', categoryId: 2, status: 'pending' });
@@ -25,16 +21,16 @@ describe('GET /v1/pets/{petId} (deprecated)', () => {
     expect(Number(String(res.headers.deprecation).slice(1))).toBeLessThan(Date.UTC(2030, 11, 5) / 1000);
   });
 
-  it('answers 404 PET_NOT_FOUND for an absent pet, still deprecated', async () => {
+  it('answers 404 PET_NOT_FOUND for an absent pet, still deprecated', async ({ t }) => {
     const res = await t.call({ url: '/v1/pets/424242' });
     expect(res.statusCode).toBe(404);
     expectErrorBody(res, 'PET_NOT_FOUND');
     expectDeprecationHeaders(res.headers);
   });
 
-  it.each(['abc', '0', '-1', '1.5', '9007199254740992', '99999999999999999999', '0x10', '1e3', '+1', '01', '1.0', '%201', '1%20'])(
+  it.for(['abc', '0', '-1', '1.5', '9007199254740992', '99999999999999999999', '0x10', '1e3', '+1', '01', '1.0', '%201', '1%20'] as const)(
     'answers 400 for the petId %s',
-    async (id) => {
+    async (id, { t }) => {
       const res = await t.call({ url: `/v1/pets/${id}` });
       expect(res.statusCode).toBe(400);
       expectErrorBody(res, 'VALIDATION_FAILED');
@@ -42,7 +38,7 @@ describe('GET /v1/pets/{petId} (deprecated)', () => {
     },
   );
 
-  it('answers 401 without a key, still deprecated', async () => {
+  it('answers 401 without a key, still deprecated', async ({ t }) => {
     const res = await t.app.inject({ url: `/v1/pets/${petId}` });
     expect(res.statusCode).toBe(401);
     expectErrorBody(res, 'UNAUTHORIZED');

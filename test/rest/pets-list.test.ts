@@ -1,19 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectErrorBody, startTestApp } from '../helpers/test-app.ts';
+import { describe, expect, it } from '../helpers/fixtures.ts';
+import { expectErrorBody } from '../helpers/test-app.ts';
 import type { TestApp } from '../helpers/test-app.ts';
 
-let t: TestApp;
 const statuses = ['available', 'pending', 'sold'] as const;
-beforeAll(async () => {
-  t = await startTestApp({ PUBLIC_BASE_URL: 'https://api.example.test/v1' });
+it.override('appEnv', { PUBLIC_BASE_URL: 'https://api.example.test/v1' });
+it.beforeAll(async ({ t }) => {
   for (let i = 0; i < 45; i++) {
     await t.call({ method: 'POST', url: '/v1/pets', payload: { name: `pet-${i}`, categoryId: 1, status: statuses[i % 3] } });
   }
 });
-afterAll(() => t.close());
 
 type Pet = { id: number; name: string; categoryId: number; status: string };
-const list = (query: string) => t.call({ url: `/v1/pets${query}` });
+const list = (t: TestApp, query: string) => t.call({ url: `/v1/pets${query}` });
 
 /** The next-page URL from `Link: <…>; rel="next"`, as a path for inject. */
 function nextLink(link: unknown): string | null {
@@ -22,8 +20,8 @@ function nextLink(link: unknown): string | null {
 }
 
 describe('GET /v1/pets', () => {
-  it('returns a JSON array of Pet in ascending id order, 20 by default', async () => {
-    const res = await list('');
+  it('returns a JSON array of Pet in ascending id order, 20 by default', async ({ t }) => {
+    const res = await list(t, '');
     expect(res.statusCode).toBe(200);
     const pets = res.json() as Pet[];
     expect(pets).toHaveLength(20);
@@ -31,18 +29,18 @@ describe('GET /v1/pets', () => {
     expect(Object.keys(pets[0] ?? {}).sort()).toEqual(['categoryId', 'id', 'name', 'status']);
   });
 
-  it('honours limit between 1 and 100', async () => {
-    expect((await list('?limit=1')).json()).toHaveLength(1);
-    expect((await list('?limit=100')).json()).toHaveLength(45);
+  it('honours limit between 1 and 100', async ({ t }) => {
+    expect((await list(t, '?limit=1')).json()).toHaveLength(1);
+    expect((await list(t, '?limit=100')).json()).toHaveLength(45);
   });
 
-  it('filters by status, exactly', async () => {
-    const pets = (await list('?status=pending&limit=100')).json() as Pet[];
+  it('filters by status, exactly', async ({ t }) => {
+    const pets = (await list(t, '?status=pending&limit=100')).json() as Pet[];
     expect(pets).toHaveLength(15);
     expect(pets.every((p) => p.status === 'pending')).toBe(true);
   });
 
-  it.each([
+  it.for([
     ['limit=0', /'limit' must be at least 1/],
     ['limit=101', /'limit' must be at most 100/],
     ['limit=-5', /'limit' must be an integer written in plain decimal digits/],
@@ -59,23 +57,23 @@ describe('GET /v1/pets', () => {
     ['status=lost', /'status' must be one of: available, pending, sold/],
     ['status=Available', /'status' must be one of/],
     ['stauts=sold', /Query parameter 'stauts' is not allowed/],
-  ])('refuses ?%s with 400 VALIDATION_FAILED', async (query, message) => {
-    const res = await list(`?${query}`);
+  ] as const)('refuses ?%s with 400 VALIDATION_FAILED', async ([query, message], { t }) => {
+    const res = await list(t, `?${query}`);
     expect(res.statusCode).toBe(400);
     expect(expectErrorBody(res, 'VALIDATION_FAILED').message).toMatch(message);
   });
 
-  it.each(['garbage', 'cGV0czow', Buffer.from('pets:-1').toString('base64url'), Buffer.from('orders:5').toString('base64url')])(
+  it.for(['garbage', 'cGV0czow', Buffer.from('pets:-1').toString('base64url'), Buffer.from('orders:5').toString('base64url')] as const)(
     'refuses the cursor %s with 400 INVALID_CURSOR',
-    async (cursor) => {
-      const res = await list(`?cursor=${cursor}`);
+    async (cursor, { t }) => {
+      const res = await list(t, `?cursor=${cursor}`);
       expect(res.statusCode).toBe(400);
       expectErrorBody(res, 'INVALID_CURSOR');
     },
   );
 
-  it('links the next page (RFC 8288) with limit, status and cursor, and not past the last page', async () => {
-    const first = await list('?limit=10&status=sold');
+  it('links the next page (RFC 8288) with limit, status and cursor, and not past the last page', async ({ t }) => {
+    const first = await list(t, '?limit=10&status=sold');
     expect(first.headers.link).toMatch(
       /^<https:\/\/api\.example\.test\/v1\/pets\?limit=10&status=sold&cursor=[A-Za-z0-9_-]+>; rel="next"$/,
     );
@@ -84,7 +82,7 @@ describe('GET /v1/pets', () => {
     expect(second.headers.link).toBeUndefined();
   });
 
-  async function walk(query: string, onPage: (page: number) => Promise<void>): Promise<Pet[]> {
+  async function walk(t: TestApp, query: string, onPage: (page: number) => Promise<void>): Promise<Pet[]> {
     const seen: Pet[] = [];
     let url: string | null = `/v1/pets${query}`;
     for (let page = 0; url; page++) {
@@ -97,20 +95,27 @@ describe('GET /v1/pets', () => {
     return seen;
   }
 
-  it.each(['?limit=7', '?limit=4&status=available'])('walks every pet exactly once (%s) while inserts happen', async (query) => {
-    const status = new URLSearchParams(query).get('status');
-    const before = ((await list(`?limit=100${status ? `&status=${status}` : ''}`)).json() as Pet[]).map((p) => p.id);
-    const inserted: number[] = [];
-    const seen = await walk(query, async (page) => {
-      const res = await t.call({ method: 'POST', url: '/v1/pets', payload: { name: `late-${page}`, categoryId: 2, status: 'available' } });
-      inserted.push(res.json().id);
-    });
-    const ids = seen.map((p) => p.id);
-    expect(new Set(ids).size).toBe(ids.length);
-    expect(ids).toEqual([...ids].sort((a, b) => a - b));
-    for (const id of before) expect(ids).toContain(id);
-    if (status) expect(seen.every((p) => p.status === status)).toBe(true);
-    // A pet added behind the cursor is still reached: keyset pages never skip.
-    expect(ids).toContain(inserted.at(-2));
-  });
+  it.for(['?limit=7', '?limit=4&status=available'] as const)(
+    'walks every pet exactly once (%s) while inserts happen',
+    async (query, { t }) => {
+      const status = new URLSearchParams(query).get('status');
+      const before = ((await list(t, `?limit=100${status ? `&status=${status}` : ''}`)).json() as Pet[]).map((p) => p.id);
+      const inserted: number[] = [];
+      const seen = await walk(t, query, async (page) => {
+        const res = await t.call({
+          method: 'POST',
+          url: '/v1/pets',
+          payload: { name: `late-${page}`, categoryId: 2, status: 'available' },
+        });
+        inserted.push(res.json().id);
+      });
+      const ids = seen.map((p) => p.id);
+      expect(new Set(ids).size).toBe(ids.length);
+      expect(ids).toEqual([...ids].sort((a, b) => a - b));
+      for (const id of before) expect(ids).toContain(id);
+      if (status) expect(seen.every((p) => p.status === status)).toBe(true);
+      // A pet added behind the cursor is still reached: keyset pages never skip.
+      expect(ids).toContain(inserted.at(-2));
+    },
+  );
 });

@@ -1,17 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp } from '../helpers/test-app.ts';
-import type { TestApp } from '../helpers/test-app.ts';
+import { describe, expect, it } from '../helpers/fixtures.ts';
 
-let t: TestApp;
 let origin: string;
-beforeAll(async () => {
-  t = await startTestApp();
+it.beforeAll(async ({ t }) => {
   origin = await t.app.listen({ port: 0, host: '127.0.0.1' });
 });
-afterAll(() => t.close());
 
 describe('over a real socket', () => {
-  it('creates, lists and pages through pets with fetch', async () => {
+  it('creates, lists and pages through pets with fetch', async ({ t }) => {
     const headers = { authorization: `Bearer ${t.key}`, 'content-type': 'application/json' };
     for (const name of ['a', 'b', 'c']) {
       const res = await fetch(`${origin}/v1/pets`, { method: 'POST', headers, body: JSON.stringify({ name, categoryId: 1 }) });
@@ -25,7 +20,7 @@ describe('over a real socket', () => {
     expect(((await second.json()) as { name: string }[]).map((p) => p.name)).toEqual(['c']);
   });
 
-  it('refuses a chunked body over 1 MiB with 413 and the Error body', async () => {
+  it('refuses a chunked body over 1 MiB with 413 and the Error body', async ({ t }) => {
     const chunk = new TextEncoder().encode('x'.repeat(64 * 1024));
     let sent = 0;
     const body = new ReadableStream<Uint8Array>({
