@@ -4,7 +4,6 @@ import { graphql } from '../helpers/graphql.ts';
 import { expectErrorBody } from '../helpers/test-app.ts';
 import type { TestApp } from '../helpers/test-app.ts';
 
-
 const count = async (t: TestApp, table: 'pets' | 'messages' | 'orders') =>
   Number(
     (

@@ -3,7 +3,6 @@ import { createApiKey } from '../../src/services/api-keys/index.ts';
 import { expectErrorBody } from '../helpers/test-app.ts';
 import type { TestApp } from '../helpers/test-app.ts';
 
-
 const newPet = async (t: TestApp, status = 'available') =>
   (await t.call({ method: 'POST', url: '/v1/pets', payload: { name: 'Orderable', categoryId: 1, status } })).json().id as number;
 const petStatus = async (t: TestApp, id: number) => (await t.call({ url: `/v1/pets/${id}` })).json().status as string;

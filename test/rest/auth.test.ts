@@ -8,7 +8,6 @@ import { spyOnQueries } from '../helpers/select-spy.ts';
 import type { SeenQuery } from '../helpers/select-spy.ts';
 import { expectErrorBody } from '../helpers/test-app.ts';
 
-
 const protectedRoutes = [
   { method: 'GET', url: '/v1/pets' },
   { method: 'POST', url: '/v1/pets', payload: { name: 'A', categoryId: 1 } },

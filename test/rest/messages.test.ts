@@ -3,7 +3,6 @@ import { createApiKey } from '../../src/services/api-keys/index.ts';
 import { expectErrorBody } from '../helpers/test-app.ts';
 import type { TestApp } from '../helpers/test-app.ts';
 
-
 const send = (t: TestApp, payload: unknown, headers: Record<string, string> = {}) =>
   t.call({ method: 'POST', url: '/messages', payload: payload as string, headers });
 const messageCount = async (t: TestApp) =>

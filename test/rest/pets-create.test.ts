@@ -2,7 +2,6 @@ import { describe, expect, it } from '../helpers/fixtures.ts';
 import { expectErrorBody } from '../helpers/test-app.ts';
 import type { TestApp } from '../helpers/test-app.ts';
 
-
 const create = (t: TestApp, payload: unknown) => t.call({ method: 'POST', url: '/v1/pets', payload: payload as object });
 const petCount = async (t: TestApp) =>
   (
