@@ -3,9 +3,8 @@ import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { freePort, petstore, petstoreAsync, startServer } from './helpers/cli.ts';
-import { tempDir } from './helpers/test-app.ts';
+import { describe, expect, it } from './helpers/fixtures.ts';
+import { freePort, petstore, petstoreAsync } from './helpers/cli.ts';
 
 const KEY = /psk_[A-Za-z0-9]{40}/;
 const lastLine = (text: string) => text.trimEnd().split('\n').at(-1) ?? '';
@@ -42,8 +41,11 @@ async function occupyPort(): Promise<{ port: number; release(): Promise<void> }>
 
 // Every test here starts processes; the timeout is sized for a loaded machine, not a fast one.
 describe('petstore serve when it cannot start', { timeout: 180_000 }, () => {
-  it('exits 1 at once when the port is taken, naming the port and how to pick another; the first key waits for a start that listens', async () => {
-    const env = { DATABASE_URL: join(tempDir(), 'busy.db'), HOST: '127.0.0.1' };
+  it('exits 1 at once when the port is taken, naming the port and how to pick another; the first key waits for a start that listens', async ({
+    databaseUrl,
+    serve,
+  }) => {
+    const env = { DATABASE_URL: databaseUrl, HOST: '127.0.0.1' };
     const busy = await occupyPort();
     try {
       // Before the fix this hung: the spawn's timeout would end it with no exit status.
@@ -57,18 +59,17 @@ describe('petstore serve when it cannot start', { timeout: 180_000 }, () => {
       await busy.release();
     }
     expect(petstore(['keys', 'list'], env).stdout).toMatch(/No API keys yet/);
-    const server = await startServer(env);
+    const server = await serve(env);
     expect(server.output()).toMatch(/First start: created account "default"/);
     expect(server.output()).toMatch(KEY);
     expect(await server.stop()).toBe(0);
   });
 
-  it.each([
+  it.for([
     ['a folder', (dir: string) => dir, /it is a folder; give a file path inside it/],
     ['a path under a file', (dir: string) => join(dir, 'plain-file', 'x.db'), /a part of the path is a file, not a folder/],
     ['a file that is not SQLite', (dir: string) => join(dir, 'plain-file'), /the file exists but is not a SQLite database/],
-  ])('names the path and the reason when DATABASE_URL is %s, exit 1', (_label, path, reason) => {
-    const dir = tempDir();
+  ] as const)('names the path and the reason when DATABASE_URL is %s, exit 1', ([_label, path, reason], { tmp: dir }) => {
     writeFileSync(join(dir, 'plain-file'), 'not a database');
     const url = path(dir);
     for (const command of [['migrate'], ['serve']]) {
@@ -132,8 +133,8 @@ describe('petstore CLI', { timeout: 180_000 }, () => {
     expect(res.stderr).not.toMatch(/\n\s+at /);
   });
 
-  it('migrates, creates keys (the key alone on the last line), lists them without the key, and revokes', () => {
-    const env = { DATABASE_URL: join(tempDir(), 'nested', 'cli.db') };
+  it('migrates, creates keys (the key alone on the last line), lists them without the key, and revokes', ({ tmp }) => {
+    const env = { DATABASE_URL: join(tmp, 'nested', 'cli.db') };
     expect(petstore(['migrate'], env).stdout).toMatch(
       /Applied 5 migration\(s\): 0001-initial, 0002-orders-and-delivery, 0003-idempotency-keys, 0004-api-key-hash-index, 0005-drop-order-complete/,
     );
@@ -168,9 +169,12 @@ describe('petstore CLI', { timeout: 180_000 }, () => {
     expect(missing.stderr).toMatch(/No API key with id or prefix '99'/);
   });
 
-  it('serves: first start makes a key, the CLI works beside the running server, data survives a restart', async () => {
-    const env = { DATABASE_URL: join(tempDir(), 'serve.db') };
-    const server = await startServer(env);
+  it('serves: first start makes a key, the CLI works beside the running server, data survives a restart', async ({
+    databaseUrl,
+    serve,
+  }) => {
+    const env = { DATABASE_URL: databaseUrl };
+    const server = await serve(env);
     const firstKey = server.output().match(KEY)?.[0] ?? '';
     expect(server.output()).toMatch(/First start: created account "default"/);
     expect(server.output()).toContain(`${server.origin}/v1/docs`);
@@ -196,17 +200,17 @@ describe('petstore CLI', { timeout: 180_000 }, () => {
     // last_used_at is written in batches, and the last batch on shutdown.
     expect(petstore(['keys', 'list'], env).stdout).toMatch(/default\s+\S+\s+\d{4}-\S+\s+-/);
 
-    const again = await startServer(env);
+    const again = await serve(env);
     expect(again.output()).not.toMatch(KEY);
     const read = await fetch(`${again.origin}/v1/pets/${pet.id}`, { headers: as(firstKey) });
     expect(await read.json()).toEqual({ id: pet.id, name: 'Survivor', categoryId: 7, status: 'available' });
     expect(await again.stop('SIGINT')).toBe(0);
   });
 
-  it('serves with `npm start` (the compiled build), as the README says', async () => {
+  it('serves with `npm start` (the compiled build), as the README says', async ({ databaseUrl }) => {
     const port = await freePort();
     const child = spawn('npm', ['start', '--silent'], {
-      env: { ...process.env, DATABASE_URL: join(tempDir(), 'start.db'), PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
+      env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
     });
@@ -221,16 +225,16 @@ describe('petstore CLI', { timeout: 180_000 }, () => {
     }
   }, 180_000);
 
-  it('does not make a key on first start in production', async () => {
-    const env = { DATABASE_URL: join(tempDir(), 'prod.db'), NODE_ENV: 'production' };
-    const server = await startServer(env);
+  it('does not make a key on first start in production', async ({ databaseUrl, serve }) => {
+    const env = { DATABASE_URL: databaseUrl, NODE_ENV: 'production' };
+    const server = await serve(env);
     expect(server.output()).not.toMatch(KEY);
     expect(await server.stop()).toBe(0);
     expect(petstore(['keys', 'list'], env).stdout).toMatch(/No API keys yet/);
   });
 
-  it("shows a quiet server's log lines within a moment, not only once a batch fills or at exit", async () => {
-    const server = await startServer({ DATABASE_URL: join(tempDir(), 'log.db'), LOG_LEVEL: 'info' });
+  it("shows a quiet server's log lines within a moment, not only once a batch fills or at exit", async ({ databaseUrl, serve }) => {
+    const server = await serve({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'info' });
     await fetch(`${server.origin}/v1/pets`);
     // Nothing fills an 8 KiB batch here and the server keeps running: a line shows only through the 100 ms flush.
     const deadline = Date.now() + 30_000;

@@ -1,11 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from './helpers/fixtures.ts';
 import { errorCatalogue } from '../src/errors/index.ts';
-import { startServer } from './helpers/cli.ts';
-import type { RunningServer } from './helpers/cli.ts';
-import { tempDir } from './helpers/test-app.ts';
 
 const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
 
@@ -58,13 +54,8 @@ describe('README', () => {
 });
 
 describe('the README walkthrough, pasted in order on a fresh database', { timeout: 180_000 }, () => {
-  let server: RunningServer;
-  beforeAll(async () => {
-    server = await startServer({ DATABASE_URL: join(tempDir(), 'walkthrough.db') });
-  });
-  afterAll(() => server.stop());
-
-  it('prints what the README says after every command', () => {
+  it('prints what the README says after every command', async ({ databaseUrl, serve }) => {
+    const server = await serve({ DATABASE_URL: databaseUrl });
     const key = /psk_[A-Za-z0-9]{40}/.exec(server.output())?.[0] ?? '';
     expect(key).not.toBe('');
     const steps = walkthrough();

@@ -1,42 +1,25 @@
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { petstore, startServer } from '../helpers/cli.ts';
-import type { RunningServer } from '../helpers/cli.ts';
-import { tempDir } from '../helpers/test-app.ts';
-import { startReceiver, waitFor } from '../helpers/webhook-receiver.ts';
-import type { Receiver } from '../helpers/webhook-receiver.ts';
+import { petstore } from '../helpers/cli.ts';
+import { describe, expect, it } from '../helpers/fixtures.ts';
+import { waitFor } from '../helpers/webhook-receiver.ts';
 
-const servers: RunningServer[] = [];
-let receiver: Receiver | undefined;
-afterEach(async () => {
-  for (const server of servers.splice(0)) if (server.process.exitCode === null) await server.stop('SIGKILL');
-  await receiver?.close();
-  receiver = undefined;
-});
-
-function sharedDatabase(extra: Record<string, string> = {}) {
-  const env = { DATABASE_URL: join(tempDir(), 'shared.db'), ...extra };
+/** One database for the test's servers, with a key made by the CLI. */
+function sharedDatabase(databaseUrl: string, extra: Record<string, string> = {}) {
+  const env = { DATABASE_URL: databaseUrl, ...extra };
   const key = petstore(['keys', 'create', '--account', 'multi'], env).stdout.trim().split('\n').at(-1) ?? '';
   return { env, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' } };
 }
 
-async function start(env: Record<string, string>): Promise<RunningServer> {
-  const server = await startServer(env);
-  servers.push(server);
-  return server;
-}
-
 describe('two server processes on one database', { timeout: 180_000 }, () => {
-  it('deliver every message exactly once between them', async () => {
+  it('deliver every message exactly once between them', async ({ databaseUrl, serve, webhook }) => {
     const deliveries = new Map<string, number>();
-    receiver = await startReceiver((request) => {
+    const receiver = await webhook((request) => {
       const id = String(request.body.id);
       deliveries.set(id, (deliveries.get(id) ?? 0) + 1);
       return 'ok';
     });
-    const { env, headers } = sharedDatabase({ MESSAGE_WEBHOOK_URL: '', MESSAGE_POLL_MS: '10' });
+    const { env, headers } = sharedDatabase(databaseUrl, { MESSAGE_WEBHOOK_URL: '', MESSAGE_POLL_MS: '10' });
     const withHook = { ...env, MESSAGE_WEBHOOK_URL: receiver.url };
-    const [a, b] = [await start(withHook), await start(withHook)];
+    const [a, b] = [await serve(withHook), await serve(withHook)];
     const ids: string[] = [];
     for (let i = 0; i < 40; i++) {
       const server = i % 2 ? a : b;
@@ -49,9 +32,9 @@ describe('two server processes on one database', { timeout: 180_000 }, () => {
     expect(deliveries.size).toBe(40);
   });
 
-  it('let exactly one of concurrent orders for one pet succeed', async () => {
-    const { env, headers } = sharedDatabase({ MESSAGE_DELIVERY: 'false' });
-    const [a, b] = [await start(env), await start(env)];
+  it('let exactly one of concurrent orders for one pet succeed', async ({ databaseUrl, serve }) => {
+    const { env, headers } = sharedDatabase(databaseUrl, { MESSAGE_DELIVERY: 'false' });
+    const [a, b] = [await serve(env), await serve(env)];
     for (let round = 0; round < 5; round++) {
       const pet = (await (
         await fetch(`${a.origin}/v1/pets`, { method: 'POST', headers, body: JSON.stringify({ name: `contested-${round}`, categoryId: 1 }) })
@@ -68,13 +51,13 @@ describe('two server processes on one database', { timeout: 180_000 }, () => {
 });
 
 describe('a crash mid-delivery', { timeout: 180_000 }, () => {
-  it('leaves the message to be delivered after a restart, not lost', async () => {
+  it('leaves the message to be delivered after a restart, not lost', async ({ databaseUrl, serve, webhook }) => {
     let firstSeen = false;
-    receiver = await startReceiver((_request, index) => {
+    const receiver = await webhook((_request, index) => {
       if (index === 0) firstSeen = true;
       return index === 0 ? 'hang' : 'ok';
     });
-    const { env, headers } = sharedDatabase({ MESSAGE_WEBHOOK_URL: '' });
+    const { env, headers } = sharedDatabase(databaseUrl, { MESSAGE_WEBHOOK_URL: '' });
     const crashy = {
       ...env,
       MESSAGE_WEBHOOK_URL: receiver.url,
@@ -82,7 +65,7 @@ describe('a crash mid-delivery', { timeout: 180_000 }, () => {
       MESSAGE_LEASE_MS: '1500',
       MESSAGE_POLL_MS: '20',
     };
-    const first = await start(crashy);
+    const first = await serve(crashy);
     const sent = (await (
       await fetch(`${first.origin}/messages`, { method: 'POST', headers, body: JSON.stringify({ message: 'survive' }) })
     ).json()) as { id: string };
@@ -90,7 +73,7 @@ describe('a crash mid-delivery', { timeout: 180_000 }, () => {
     // The server dies while the webhook still holds the request.
     expect(await first.stop('SIGKILL')).toBeNull();
 
-    const second = await start(crashy);
+    const second = await serve(crashy);
     const record = await waitFor(
       async () => {
         const r = (await (await fetch(`${second.origin}/messages/${sent.id}`, { headers })).json()) as { status: string; attempts: number };

@@ -1,30 +1,22 @@
 import { existsSync, statSync } from 'node:fs';
-import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { afterEach, describe, expect, it } from 'vitest';
-import { petstore, startServer } from '../helpers/cli.ts';
-import type { RunningServer } from '../helpers/cli.ts';
+import { petstore } from '../helpers/cli.ts';
+import { describe, expect, it } from '../helpers/fixtures.ts';
 import { keepAliveAgent, rawRequest, rawSocket } from '../helpers/raw-http.ts';
-import { tempDir } from '../helpers/test-app.ts';
 
-let server: RunningServer | undefined;
-afterEach(async () => {
-  if (server && server.process.exitCode === null && server.process.signalCode === null) await server.stop('SIGKILL');
-  server = undefined;
-});
-
-function database() {
-  const env = { DATABASE_URL: join(tempDir(), 'crash.db'), MESSAGE_DELIVERY: 'false', RATE_LIMIT_PER_MINUTE: '0' };
+/** A database with a key (made by the CLI) for the servers of one test. */
+function database(databaseUrl: string) {
+  const env = { DATABASE_URL: databaseUrl, MESSAGE_DELIVERY: 'false', RATE_LIMIT_PER_MINUTE: '0' };
   const key = petstore(['keys', 'create', '--account', 'writer'], env).stdout.trim().split('\n').at(-1) ?? '';
   return { env, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' } };
 }
 
 describe('kill -9 under concurrent writes', () => {
-  it('keeps every acknowledged write exactly once, over 10 rounds, with an intact database', async () => {
-    const { env, headers } = database();
+  it('keeps every acknowledged write exactly once, over 10 rounds, with an intact database', async ({ databaseUrl, serve }) => {
+    const { env, headers } = database(databaseUrl);
     const acknowledged = new Map<string, number>();
     for (let round = 0; round < 10; round++) {
-      server = await startServer(env);
+      const server = await serve(env);
       const origin = server.origin;
       let dead = false;
       const writers = Array.from({ length: 12 }, async (_, w) => {
@@ -71,9 +63,12 @@ describe('kill -9 under concurrent writes', () => {
 });
 
 describe.each(['SIGTERM', 'SIGINT'] as const)('%s under load', (signal) => {
-  it('stops accepting, finishes in-flight requests without resets, checkpoints the WAL and exits 0 before the forced exit', async () => {
-    const { env, headers } = database();
-    server = await startServer(env);
+  it('stops accepting, finishes in-flight requests without resets, checkpoints the WAL and exits 0 before the forced exit', async ({
+    databaseUrl,
+    serve,
+  }) => {
+    const { env, headers } = database(databaseUrl);
+    const server = await serve(env);
     const origin = server.origin;
     const outcomes: string[] = [];
     const created: string[] = [];
@@ -128,9 +123,9 @@ describe.each(['SIGTERM', 'SIGINT'] as const)('%s under load', (signal) => {
 });
 
 describe('a request whose connection is cut by garbage after it', { timeout: 180_000 }, () => {
-  it('leaves the drain bookkeeping, so SIGTERM still drains at once and exits 0', async () => {
-    const { env } = database();
-    server = await startServer(env);
+  it('leaves the drain bookkeeping, so SIGTERM still drains at once and exits 0', async ({ databaseUrl, serve }) => {
+    const { env } = database(databaseUrl);
+    const server = await serve(env);
     // A 2-byte body followed by bytes that are not HTTP: node answers 400 and ends the socket
     // while the first request is still being handled.
     const attack = 'POST /nope HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}XYZ garbage\r\n\r\n';

@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import type { Kysely } from 'kysely';
 import { test as base } from 'vitest';
 import type { Database } from '../../src/db/types.ts';
+import { startServer } from './cli.ts';
+import type { RunningServer } from './cli.ts';
 import { startTestApp } from './test-app.ts';
 import type { TestApp } from './test-app.ts';
 import { startReceiver } from './webhook-receiver.ts';
@@ -25,7 +27,9 @@ export interface MakeAppOptions {
  *   `it.beforeAll(async ({ t }) => …)`);
  * - `makeApp(env)`: an app of the test's own, closed when the test ends;
  * - `tmp`: a temporary folder, removed when the test ends;
- * - `webhook(decide)`: a real webhook receiver on loopback, closed when the test ends.
+ * - `databaseUrl`: a fresh, empty database for processes the test starts (the CLI, servers);
+ * - `webhook(decide)`: a real webhook receiver on loopback, closed when the test ends;
+ * - `serve(env)`: `petstore serve` as a process, killed when the test ends if it still runs.
  */
 export const it = base
   .extend('appEnv', { scope: 'file' }, {} as AppEnv)
@@ -53,6 +57,7 @@ export const it = base
     onCleanup(() => rmSync(dir, { recursive: true, force: true }));
     return dir;
   })
+  .extend('databaseUrl', async ({ tmp }) => join(tmp, 'petstore.db'))
   // eslint-disable-next-line no-empty-pattern -- as above
   .extend('webhook', async ({}, { onCleanup }) => {
     const started: Receiver[] = [];
@@ -63,6 +68,19 @@ export const it = base
       const receiver = await startReceiver(decide);
       started.push(receiver);
       return receiver;
+    };
+  })
+  // eslint-disable-next-line no-empty-pattern -- as above
+  .extend('serve', async ({}, { onCleanup }) => {
+    const running: RunningServer[] = [];
+    onCleanup(async () => {
+      for (const server of running.splice(0))
+        if (server.process.exitCode === null && server.process.signalCode === null) await server.stop('SIGKILL');
+    });
+    return async (env: AppEnv): Promise<RunningServer> => {
+      const server = await startServer(env);
+      running.push(server);
+      return server;
     };
   });
 

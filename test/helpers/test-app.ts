@@ -22,7 +22,7 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export function tempDir(): string {
+function tempDir(): string {
   return mkdtempSync(join(tmpdir(), 'petstore-test-'));
 }
 

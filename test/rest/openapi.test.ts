@@ -3,7 +3,6 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from '../helpers/fixtures.ts';
-import { tempDir } from '../helpers/test-app.ts';
 
 const REDOCLY = fileURLToPath(new URL('../../node_modules/@redocly/cli/bin/cli.js', import.meta.url));
 
@@ -114,9 +113,8 @@ describe('the document, for client generators', () => {
     expect(doc.paths['/pets']?.get?.['x-try-it-out']).toBeUndefined();
   });
 
-  it('passes Redocly lint with its recommended rules: no errors, and only the warnings docs/rest-api.md explains', () => {
-    const dir = tempDir();
-    const file = join(dir, 'openapi.json');
+  it('passes Redocly lint with its recommended rules: no errors, and only the warnings docs/rest-api.md explains', ({ tmp }) => {
+    const file = join(tmp, 'openapi.json');
     writeFileSync(file, JSON.stringify(doc));
     const lint = spawnSync(process.execPath, [REDOCLY, 'lint', file, '--extends', 'recommended', '--format', 'json'], {
       encoding: 'utf8',
