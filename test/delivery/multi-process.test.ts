@@ -28,7 +28,7 @@ describe('two server processes on one database', { timeout: 180_000 }, () => {
     }
     await waitFor(async () => ids.every((id) => deliveries.has(id)), 60_000, 'all deliveries');
     await new Promise((r) => setTimeout(r, 300));
-    expect([...deliveries.values()].every((n) => n === 1)).toBe(true);
+    expect([...deliveries].filter(([, times]) => times !== 1)).toEqual([]);
     expect(deliveries.size).toBe(40);
   });
 

@@ -106,7 +106,7 @@ describe.each(['SIGTERM', 'SIGINT'] as const)('%s under load', (signal) => {
     // Every request that reached the server got an answer; afterwards connections are refused, never reset.
     const failures = outcomes.filter((o) => !/^\d+$/.test(o));
     expect(failures.filter((f) => f !== 'ECONNREFUSED')).toEqual([]);
-    expect(outcomes.filter((o) => /^\d+$/.test(o)).every((s) => ['200', '201', '503'].includes(s))).toBe(true);
+    expect(outcomes.filter((o) => /^\d+$/.test(o) && !['200', '201', '503'].includes(o))).toEqual([]);
     expect(created.length).toBeGreaterThan(10);
     // Closed cleanly: the WAL was checkpointed into the database and removed.
     const wal = `${env.DATABASE_URL}-wal`;
