@@ -6,7 +6,7 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { petCursor } from '../../src/services/pets/index.ts';
+import { petCursor } from '../src/services/pets/index.ts';
 import { buildProject, seedDatabase, startFloor, startProject, startYogaCeiling } from './bench-servers.ts';
 import type { BenchServer } from './bench-servers.ts';
 

@@ -4,12 +4,12 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import SQLite from 'better-sqlite3';
-import { openDatabase } from '../../src/db/connection.ts';
-import { migrateToLatest } from '../../src/db/migrate.ts';
-import { createApiKey } from '../../src/services/api-keys/index.ts';
-import { freePort } from '../helpers/cli.ts';
+import { openDatabase } from '../src/db/connection.ts';
+import { migrateToLatest } from '../src/db/migrate.ts';
+import { createApiKey } from '../src/services/api-keys/index.ts';
+import { freePort } from '../test/helpers/cli.ts';
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
+const root = fileURLToPath(new URL('../', import.meta.url));
 
 /** A migrated database with one key and `pets` pets (statuses cycling), written in one transaction. */
 export async function seedDatabase(file: string, pets: number): Promise<string> {
@@ -107,10 +107,10 @@ export function startProject(databaseUrl: string): Promise<BenchServer> {
 }
 
 export function startFloor(databaseUrl: string): Promise<BenchServer> {
-  return launch('floor', ['--import', 'tsx', join(root, 'test/bench/floor-server.ts')], { DATABASE_URL: databaseUrl });
+  return launch('floor', ['--import', 'tsx', join(root, 'bench/floor-server.ts')], { DATABASE_URL: databaseUrl });
 }
 
 /** Bare graphql-yoga on node:http with the floor's statement and auth: the most Yoga allows here. */
 export function startYogaCeiling(databaseUrl: string): Promise<BenchServer> {
-  return launch('yoga ceiling', ['--import', 'tsx', join(root, 'test/bench/yoga-ceiling-server.ts')], { DATABASE_URL: databaseUrl });
+  return launch('yoga ceiling', ['--import', 'tsx', join(root, 'bench/yoga-ceiling-server.ts')], { DATABASE_URL: databaseUrl });
 }
