@@ -1,9 +1,10 @@
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from './helpers/fixtures.ts';
 import { errorCatalogue } from '../src/errors/index.ts';
 
 const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+const restApi = readFileSync(new URL('../docs/rest-api.md', import.meta.url), 'utf8');
 
 interface Step {
   command: string;
@@ -42,8 +43,17 @@ function matcher(expected: string): RegExp {
 }
 
 describe('README', () => {
+  it('links every page of the manual, and each page exists', () => {
+    const links = [...readme.matchAll(/\]\((docs\/[^)]+\.md)\)/g)].map((m) => m[1] ?? '');
+    expect(links.length).toBeGreaterThanOrEqual(7);
+    for (const link of links) expect(existsSync(new URL(`../${link}`, import.meta.url)), link).toBe(true);
+    expect(Buffer.byteLength(readme)).toBeLessThanOrEqual(8 * 1024);
+  });
+});
+
+describe('docs/rest-api.md', () => {
   it('lists exactly the error codes of the catalogue, each with its status', () => {
-    const rows = [...readme.matchAll(/^\|\s*`([A-Z_]+)`\s*\|\s*(\d{3})\s*\|/gm)].map((m) => [m[1], Number(m[2])]);
+    const rows = [...restApi.matchAll(/^\|\s*`([A-Z_]+)`\s*\|\s*(\d{3})\s*\|/gm)].map((m) => [m[1], Number(m[2])]);
     expect(rows).toEqual(Object.entries(errorCatalogue).map(([code, { status }]) => [code, status]));
   });
 

@@ -1,4 +1,4 @@
-/** Abuse limits, checked before execution (graphql-armor). The README lists the same numbers. */
+/** Abuse limits, checked before execution (graphql-armor). docs/graphql.md lists the same numbers. */
 export const GRAPHQL_LIMITS = {
   maxDepth: 8,
   maxAliases: 15,
