@@ -72,6 +72,28 @@ export function errorResponses(...codes: ErrorCode[]): Record<number, object> {
   );
 }
 
+/** A 201 with the created record and the `Location` it can be read at. */
+export function createdResponse(name: SchemaName, description: string) {
+  return {
+    description,
+    ...ref(name),
+    headers: { Location: { type: 'string', description: 'Where the created record can be read.' } },
+  } as const;
+}
+
+/** A 200 page of a keyset list: an array of records, and `Link: rel="next"` when more follow. */
+export function pageResponse(name: SchemaName, description: string) {
+  return {
+    description,
+    type: 'array',
+    items: ref(name),
+    headers: { Link: { type: 'string', description: 'rel="next" link to the following page, when there is one.' } },
+  } as const;
+}
+
+/** What a POST with an Idempotency-Key can add: a duplicate still running, or the key used for another request. */
+export const IDEMPOTENT = ['IDEMPOTENCY_KEY_IN_USE', 'IDEMPOTENCY_KEY_REUSED'] as const satisfies readonly ErrorCode[];
+
 /** What every keyed route can be refused with before its own rules run. */
 export const KEYED = ['UNAUTHORIZED', 'RATE_LIMITED'] as const satisfies readonly ErrorCode[];
 /** What every route with a JSON body can be refused with. */

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import type { LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
+import { it } from '../helpers/fixtures.ts';
 import { errorCatalogue } from '../../src/errors/index.ts';
 import type { TestApp } from '../helpers/test-app.ts';
 
@@ -84,3 +85,18 @@ export const anyObject = fc.dictionary(
   jsonValue,
   { maxKeys: 5 },
 );
+
+/** A property over the file's app: `run` gets each generated value and the app; afterwards no invalid row is stored. */
+export function property<T>(name: string, arb: fc.Arbitrary<T>, run: (value: T, t: TestApp) => Promise<void>): void {
+  it(
+    name,
+    async ({ t }) => {
+      await fc.assert(
+        fc.asyncProperty(arb, (value) => run(value, t)),
+        { numRuns: RUNS },
+      );
+      await expectOnlyValidRows(t);
+    },
+    120_000,
+  );
+}

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, it } from '../helpers/fixtures.ts';
 import type { TestApp } from '../helpers/test-app.ts';
-import { anyObject, expectCleanGraphQLAnswer, expectOnlyValidRows, jsonValue, RUNS } from './fuzz-support.ts';
+import { anyObject, expectCleanGraphQLAnswer, jsonValue, property } from './fuzz-support.ts';
 
 it.override('appEnv', { RATE_LIMIT_PER_MINUTE: '0', MESSAGE_RATE_LIMIT_PER_MINUTE: '1000000' });
 it.beforeAll(async ({ t }) => {
@@ -15,20 +15,6 @@ const post = (t: TestApp, body: unknown) =>
     headers: { ...t.auth, 'content-type': 'application/json', accept: 'application/json' },
     payload: JSON.stringify(body),
   });
-
-/** A property over the file's app: `run` gets each generated value and the app. */
-const property = <T>(name: string, arb: fc.Arbitrary<T>, run: (value: T, t: TestApp) => Promise<void>) =>
-  it(
-    name,
-    async ({ t }) => {
-      await fc.assert(
-        fc.asyncProperty(arb, (value) => run(value, t)),
-        { numRuns: RUNS },
-      );
-      await expectOnlyValidRows(t);
-    },
-    120_000,
-  );
 
 const OPERATIONS = {
   createPet: 'mutation($input: NewPetInput!) { createPet(input: $input) { id name categoryId status } }',

@@ -1,26 +1,11 @@
 import fc from 'fast-check';
 import { describe, it } from '../helpers/fixtures.ts';
-import type { TestApp } from '../helpers/test-app.ts';
-import { anyObject, expectCleanRestAnswer, expectOnlyValidRows, headerText, jsonValue, RUNS } from './fuzz-support.ts';
+import { anyObject, expectCleanRestAnswer, headerText, jsonValue, property } from './fuzz-support.ts';
 
 it.override('appEnv', { RATE_LIMIT_PER_MINUTE: '0' });
 it.beforeAll(async ({ t }) => {
   await t.call({ method: 'POST', url: '/v1/pets', payload: { name: 'seed', categoryId: 1 } });
 });
-
-/** A property over the file's app: `run` gets each generated value and the app. */
-const property = <T>(name: string, arb: fc.Arbitrary<T>, run: (value: T, t: TestApp) => Promise<void>) =>
-  it(
-    name,
-    async ({ t }) => {
-      await fc.assert(
-        fc.asyncProperty(arb, (value) => run(value, t)),
-        { numRuns: RUNS },
-      );
-      await expectOnlyValidRows(t);
-    },
-    120_000,
-  );
 
 const bodyOrText = fc.oneof(anyObject, jsonValue, fc.string({ maxLength: 200 }));
 const contentType = fc.oneof(

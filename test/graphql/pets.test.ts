@@ -1,20 +1,12 @@
 import { describe, expect, it } from '../helpers/fixtures.ts';
 import { graphql } from '../helpers/graphql.ts';
 import { spyOnSelects } from '../helpers/select-spy.ts';
-import type { TestApp } from '../helpers/test-app.ts';
 
 /** Tables read by each SELECT the app runs, in order. */
 const selects: string[] = [];
 it.override('appOptions', { wrapDb: spyOnSelects((table) => selects.push(table)) });
 
 const CREATE = `mutation($input: NewPetInput!) { createPet(input: $input) { id name categoryId status } }`;
-const petCount = async (t: TestApp) =>
-  (
-    await t.db
-      .selectFrom('pets')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .executeTakeFirstOrThrow()
-  ).n;
 
 describe('createPet', () => {
   it('creates a pet with status defaulting to available, and the largest exact categoryId', async ({ t }) => {
@@ -36,12 +28,12 @@ describe('createPet', () => {
     ['a zero categoryId', { name: 'A', categoryId: 0 }, /'categoryId' must be at least 1/],
     ['a null status', { name: 'A', categoryId: 1, status: null }, /'status' must be a string/],
   ] as const)("refuses %s with VALIDATION_FAILED (REST's 400 code), storing nothing", async ([_label, input, message], { t }) => {
-    const before = await petCount(t);
+    const before = await t.count('pets');
     const { body } = await graphql(t, CREATE, { input });
     expect(body.data).toBeNull();
     expect(body.errors?.[0]?.extensions).toEqual({ code: 'VALIDATION_FAILED', status: 400 });
     expect(body.errors?.[0]?.message).toMatch(message);
-    expect(await petCount(t)).toBe(before);
+    expect(await t.count('pets')).toBe(before);
   });
 
   it.for([
@@ -51,12 +43,12 @@ describe('createPet', () => {
     ['an unknown status', { name: 'A', categoryId: 1, status: 'lost' }],
     ['an unknown field', { name: 'A', categoryId: 1, id: '9' }],
   ] as const)('refuses %s before execution: HTTP 400, VALIDATION_FAILED, nothing stored', async ([_label, input], { t }) => {
-    const before = await petCount(t);
+    const before = await t.count('pets');
     const { res, body } = await graphql(t, CREATE, { input });
     expect(res.statusCode).toBe(400);
     expect(body.data).toBeUndefined();
     expect(body.errors?.[0]?.extensions).toEqual({ code: 'VALIDATION_FAILED', status: 400 });
-    expect(await petCount(t)).toBe(before);
+    expect(await t.count('pets')).toBe(before);
   });
 
   it('refuses a categoryId literal beyond 2^53 with a clear error', async ({ t }) => {

@@ -4,15 +4,6 @@ import { graphql } from '../helpers/graphql.ts';
 import { expectErrorBody } from '../helpers/test-app.ts';
 import type { TestApp } from '../helpers/test-app.ts';
 
-const count = async (t: TestApp, table: 'pets' | 'messages' | 'orders') =>
-  Number(
-    (
-      await t.db
-        .selectFrom(table)
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .executeTakeFirstOrThrow()
-    ).n,
-  );
 const newPet = async (t: TestApp) =>
   (await t.call({ method: 'POST', url: '/v1/pets', payload: { name: 'for-order', categoryId: 1 } })).json().id as number;
 
@@ -30,13 +21,13 @@ describe('Idempotency-Key', () => {
       const headers = { 'idempotency-key': `retry-${url}` };
       const first = await t.call({ method: 'POST', url, payload: body, headers });
       expect(first.statusCode).toBe(201);
-      const before = await count(t, table);
+      const before = await t.count(table);
       const again = await t.call({ method: 'POST', url, payload: body, headers });
       expect(again.statusCode).toBe(201);
       expect(again.body).toBe(first.body);
       expect(again.headers.location).toBe(first.headers.location);
       expect(again.headers['idempotent-replayed']).toBe('true');
-      expect(await count(t, table)).toBe(before);
+      expect(await t.count(table)).toBe(before);
     },
   );
 
@@ -78,12 +69,12 @@ describe('Idempotency-Key', () => {
   });
 
   it('lets only one of concurrent requests with one key run', async ({ t }) => {
-    const before = await count(t, 'pets');
+    const before = await t.count('pets');
     const headers = { 'idempotency-key': 'racing' };
     const results = await Promise.all(
       Array.from({ length: 8 }, () => t.call({ method: 'POST', url: '/v1/pets', payload: { name: 'Race', categoryId: 1 }, headers })),
     );
-    expect(await count(t, 'pets')).toBe(before + 1);
+    expect(await t.count('pets')).toBe(before + 1);
     for (const res of results) {
       expect([201, 409]).toContain(res.statusCode);
       if (res.statusCode === 409) expectErrorBody(res, 'IDEMPOTENCY_KEY_IN_USE');
@@ -117,11 +108,11 @@ describe('Idempotency-Key', () => {
     const mutation = 'mutation { createPet(input: { name: "GQL once", categoryId: 2 }) { id name } }';
     const headers = { ...t.auth, 'idempotency-key': 'gql-create' };
     const first = await graphql(t, mutation, undefined, headers);
-    const before = await count(t, 'pets');
+    const before = await t.count('pets');
     const again = await graphql(t, mutation, undefined, headers);
     expect(again.body).toEqual(first.body);
     expect(again.res.headers['idempotent-replayed']).toBe('true');
-    expect(await count(t, 'pets')).toBe(before);
+    expect(await t.count('pets')).toBe(before);
     const different = await graphql(t, 'mutation { createPet(input: { name: "GQL other", categoryId: 2 }) { id } }', undefined, headers);
     expect(different.res.statusCode).toBe(422);
     expect(different.body.errors?.[0]?.extensions).toEqual({ code: 'IDEMPOTENCY_KEY_REUSED', status: 422 });
@@ -134,9 +125,9 @@ describe('Idempotency-Key', () => {
     ] as const) {
       const headers = { ...t.auth, 'idempotency-key': `gql-${table}` };
       const first = await graphql(t, mutation, undefined, headers);
-      const before = await count(t, table);
+      const before = await t.count(table);
       expect((await graphql(t, mutation, undefined, headers)).body).toEqual(first.body);
-      expect(await count(t, table)).toBe(before);
+      expect(await t.count(table)).toBe(before);
     }
     const query = await graphql(t, '{ pets { totalCount } }', undefined, { ...t.auth, 'idempotency-key': 'gql-create' });
     expect(query.res.statusCode).toBe(200);

@@ -19,6 +19,8 @@ export interface TestApp {
   auth: { authorization: string };
   /** A request with the test key. */
   call(options: InjectOptions): Promise<LightMyRequestResponse>;
+  /** How many rows a table holds now: what a request stored, or did not. */
+  count(table: keyof Database): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -50,6 +52,15 @@ export async function startTestApp(
     key,
     auth,
     call: (options) => app.inject({ ...options, headers: { ...auth, ...options.headers } }),
+    count: async (table) =>
+      Number(
+        (
+          await db
+            .selectFrom(table)
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      ),
     // Closing twice is harmless: a test may close early what its fixture closes at the end.
     close: async () => {
       closing ??= app.close().then(() => rmSync(dir, { recursive: true, force: true }));

@@ -5,13 +5,6 @@ import type { TestApp } from '../helpers/test-app.ts';
 
 const send = (t: TestApp, payload: unknown, headers: Record<string, string> = {}) =>
   t.call({ method: 'POST', url: '/messages', payload: payload as string, headers });
-const messageCount = async (t: TestApp) =>
-  (
-    await t.db
-      .selectFrom('messages')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .executeTakeFirstOrThrow()
-  ).n;
 
 describe('POST /messages (quickstart, outside /v1)', () => {
   it('queues the message: 201, the record, a Location, and it is stored', async ({ t }) => {
@@ -58,11 +51,11 @@ describe('POST /messages (quickstart, outside /v1)', () => {
     ['a form body', 'message=hi', { 'content-type': 'application/x-www-form-urlencoded' }, 'INVALID_CONTENT_TYPE'],
   ];
   it.for(invalid)('refuses %s with 400, storing nothing', async ([_label, payload, headers, code], { t }) => {
-    const before = await messageCount(t);
+    const before = await t.count('messages');
     const res = await send(t, payload, headers);
     expect(res.statusCode).toBe(400);
     expectErrorBody(res, code);
-    expect(await messageCount(t)).toBe(before);
+    expect(await t.count('messages')).toBe(before);
   });
 
   it('accepts application/json with a charset parameter', async ({ t }) => {

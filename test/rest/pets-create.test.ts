@@ -3,13 +3,6 @@ import { expectErrorBody } from '../helpers/test-app.ts';
 import type { TestApp } from '../helpers/test-app.ts';
 
 const create = (t: TestApp, payload: unknown) => t.call({ method: 'POST', url: '/v1/pets', payload: payload as object });
-const petCount = async (t: TestApp) =>
-  (
-    await t.db
-      .selectFrom('pets')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .executeTakeFirstOrThrow()
-  ).n;
 
 describe('POST /v1/pets', () => {
   it('creates a pet: 201, the Pet with its id, a Location, and status defaulting to available', async ({ t }) => {
@@ -48,11 +41,11 @@ describe('POST /v1/pets', () => {
     ['an array body', [{ name: 'A', categoryId: 1 }], /request body must be a JSON object/],
   ];
   it.for(invalid)('refuses %s with 400 VALIDATION_FAILED naming the field, storing nothing', async ([_label, payload, message], { t }) => {
-    const before = await petCount(t);
+    const before = await t.count('pets');
     const res = await create(t, payload);
     expect(res.statusCode).toBe(400);
     expect(expectErrorBody(res, 'VALIDATION_FAILED').message).toMatch(message);
-    expect(await petCount(t)).toBe(before);
+    expect(await t.count('pets')).toBe(before);
   });
 
   it('refuses a categoryId beyond 2^53 written in the JSON text instead of rounding it', async ({ t }) => {
@@ -92,11 +85,11 @@ describe('POST /v1/pets', () => {
   });
 
   it('refuses a body over 1 MiB with 413 PAYLOAD_TOO_LARGE', async ({ t }) => {
-    const before = await petCount(t);
+    const before = await t.count('pets');
     const res = await create(t, { name: 'A', categoryId: 1, padding: 'x'.repeat(1024 * 1024) });
     expect(res.statusCode).toBe(413);
     expectErrorBody(res, 'PAYLOAD_TOO_LARGE');
-    expect(await petCount(t)).toBe(before);
+    expect(await t.count('pets')).toBe(before);
   });
 
   it('gives 100 concurrent creates 100 distinct ids, each readable', async ({ t }) => {

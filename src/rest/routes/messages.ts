@@ -5,7 +5,7 @@ import { requirePrincipal } from '../../services/api-keys/index.ts';
 import { getMessage, messageIdSchema, sendMessage } from '../../services/messages/index.ts';
 import type { IdempotencyHooks } from '../../http/idempotency-hooks.ts';
 import { requestNaming } from '../../http/field-naming.ts';
-import { bearerSecurity, errorResponses, JSON_BODY, KEYED, ref } from '../schemas.ts';
+import { bearerSecurity, createdResponse, errorResponses, IDEMPOTENT, JSON_BODY, KEYED, ref } from '../schemas.ts';
 
 // Contract §4.4: the quickstart lives on its own base address, outside /v1.
 const messagesServer = [{ url: '/', description: 'The messages base address (this server, outside /v1).' }];
@@ -32,12 +32,8 @@ export const messagesRoutes: FastifyPluginAsync<MessagesRoutesOptions> = async (
         security: bearerSecurity,
         body: ref('NewMessage'),
         response: {
-          201: {
-            description: 'Queued: accepted, and may not yet be processed.',
-            ...ref('Message'),
-            headers: { Location: { type: 'string', description: 'Where the message record can be read.' } },
-          },
-          ...errorResponses(...JSON_BODY, ...KEYED, 'IDEMPOTENCY_KEY_IN_USE', 'IDEMPOTENCY_KEY_REUSED'),
+          201: createdResponse('Message', 'Queued: accepted, and may not yet be processed.'),
+          ...errorResponses(...JSON_BODY, ...KEYED, ...IDEMPOTENT),
         },
       },
     },

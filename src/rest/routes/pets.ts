@@ -6,7 +6,7 @@ import type { ListPetsQuery } from '../../services/pets/index.ts';
 import { requestNaming } from '../../http/field-naming.ts';
 import { nextLink } from '../next-link.ts';
 import type { IdempotencyHooks } from '../../http/idempotency-hooks.ts';
-import { bearerSecurity, errorResponses, JSON_BODY, KEYED, ref } from '../schemas.ts';
+import { bearerSecurity, createdResponse, errorResponses, IDEMPOTENT, JSON_BODY, KEYED, pageResponse, ref } from '../schemas.ts';
 
 export interface PetsRoutesOptions {
   db: Kysely<Database>;
@@ -32,12 +32,7 @@ export const petsRoutes: FastifyPluginAsync<PetsRoutesOptions> = async (app, { d
         security: bearerSecurity,
         querystring: listPetsQuerySchema,
         response: {
-          200: {
-            description: 'A page of pets.',
-            type: 'array',
-            items: ref('Pet'),
-            headers: { Link: { type: 'string', description: 'rel="next" link to the following page, when there is one.' } },
-          },
+          200: pageResponse('Pet', 'A page of pets.'),
           ...errorResponses('VALIDATION_FAILED', 'INVALID_CURSOR', ...KEYED),
         },
       },
@@ -61,12 +56,8 @@ export const petsRoutes: FastifyPluginAsync<PetsRoutesOptions> = async (app, { d
         security: bearerSecurity,
         body: ref('NewPet'),
         response: {
-          201: {
-            description: 'The created pet.',
-            ...ref('Pet'),
-            headers: { Location: { type: 'string', description: 'Where the pet can be read.' } },
-          },
-          ...errorResponses(...JSON_BODY, ...KEYED, 'IDEMPOTENCY_KEY_IN_USE', 'IDEMPOTENCY_KEY_REUSED'),
+          201: createdResponse('Pet', 'The created pet.'),
+          ...errorResponses(...JSON_BODY, ...KEYED, ...IDEMPOTENT),
         },
       },
     },

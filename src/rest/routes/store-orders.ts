@@ -15,7 +15,7 @@ import type { ListOrdersQuery } from '../../services/orders/index.ts';
 import { requestNaming } from '../../http/field-naming.ts';
 import { nextLink } from '../next-link.ts';
 import type { IdempotencyHooks } from '../../http/idempotency-hooks.ts';
-import { bearerSecurity, errorResponses, JSON_BODY, KEYED, ref } from '../schemas.ts';
+import { bearerSecurity, createdResponse, errorResponses, IDEMPOTENT, JSON_BODY, KEYED, pageResponse, ref } from '../schemas.ts';
 
 export interface StoreOrdersRoutesOptions {
   db: Kysely<Database>;
@@ -43,12 +43,7 @@ export const storeOrdersRoutes: FastifyPluginAsync<StoreOrdersRoutesOptions> = a
         summary: 'List your orders (experimental)',
         querystring: listOrdersQuerySchema,
         response: {
-          200: {
-            description: 'A page of your orders.',
-            type: 'array',
-            items: ref('Order'),
-            headers: { Link: { type: 'string', description: 'rel="next" link to the following page, when there is one.' } },
-          },
+          200: pageResponse('Order', 'A page of your orders.'),
           ...errorResponses('VALIDATION_FAILED', 'INVALID_CURSOR', ...KEYED),
         },
         // Contract §4.5: the interactive test panel of this operation is disabled in the docs page.
@@ -74,19 +69,8 @@ export const storeOrdersRoutes: FastifyPluginAsync<StoreOrdersRoutesOptions> = a
         description: 'The pet becomes `pending`. Of two orders for one pet, exactly one succeeds; the other gets 409 PET_NOT_AVAILABLE.',
         body: ref('NewOrder'),
         response: {
-          201: {
-            description: 'The placed order.',
-            ...ref('Order'),
-            headers: { Location: { type: 'string', description: 'Where the order can be read.' } },
-          },
-          ...errorResponses(
-            ...JSON_BODY,
-            ...KEYED,
-            'PET_NOT_FOUND',
-            'PET_NOT_AVAILABLE',
-            'IDEMPOTENCY_KEY_IN_USE',
-            'IDEMPOTENCY_KEY_REUSED',
-          ),
+          201: createdResponse('Order', 'The placed order.'),
+          ...errorResponses(...JSON_BODY, ...KEYED, 'PET_NOT_FOUND', 'PET_NOT_AVAILABLE', ...IDEMPOTENT),
         },
       },
     },
