@@ -8,6 +8,7 @@ export default defineConfig({
   },
   test: {
     include: ['test/**/*.test.ts'],
+    globalSetup: ['test/global-setup.ts'],
     // Sized for a loaded two-core machine (CI runs beside other jobs), never for a fast one:
     // a timeout only catches a hang. Tests that start processes set their own, longer ones.
     testTimeout: 60_000,

@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import SQLite from 'better-sqlite3';
+import { loadConfig } from '../src/config/load-config.ts';
 import { openDatabase } from '../src/db/connection.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import { createApiKey } from '../src/services/api-keys/index.ts';
@@ -13,7 +14,7 @@ const root = fileURLToPath(new URL('../', import.meta.url));
 
 /** A migrated database with one key and `pets` pets (statuses cycling), written in one transaction. */
 export async function seedDatabase(file: string, pets: number): Promise<string> {
-  const { db } = openDatabase(file);
+  const { db } = openDatabase(loadConfig({ DATABASE_URL: file }).database);
   await migrateToLatest(db);
   const { key } = await createApiKey(db, 'bench');
   await db.destroy();

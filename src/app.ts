@@ -15,16 +15,17 @@ import { createKeyVerifier } from './services/api-keys/index.ts';
 
 export interface AppOptions {
   config: Config;
-  /** An open database to serve from; the app owns it from here and closes it on close. Default: open `config.databaseUrl`. */
+  /** An open database to serve from; the app owns it from here and closes it on close. Default: open `config.database`. */
   database?: OpenDatabase;
   /** Where log lines go; default stdout, in batches. */
   logStream?: LogStream;
 }
 
 /** Builds the whole server on the configured database, migrated, without listening. Closing it closes the database. */
-export async function createApp({ config, database = openDatabase(config.databaseUrl), logStream }: AppOptions): Promise<FastifyInstance> {
+export async function createApp({ config, database = openDatabase(config.database), logStream }: AppOptions): Promise<FastifyInstance> {
   const { db, dataVersion } = database;
   try {
+    await database.check();
     await migrateToLatest(db);
   } catch (error) {
     await db.destroy();

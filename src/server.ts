@@ -52,7 +52,7 @@ function printFirstKey(app: FastifyInstance, config: Config, key: string): void 
  * fails never makes a key that nobody sees.
  */
 export async function serve(config: Config): Promise<FastifyInstance> {
-  const database = openDatabase(config.databaseUrl);
+  const database = openDatabase(config.database);
   const app = await createApp({ config, database });
   try {
     await app.listen({ port: config.port, host: config.host });
@@ -63,6 +63,8 @@ export async function serve(config: Config): Promise<FastifyInstance> {
   try {
     const first = config.nodeEnv === 'production' ? null : await ensureFirstKey(database.db);
     if (first) printFirstKey(app, config, first.key);
+    // One line for a person (and for scripts that wait on it): start-up, first key included, is done.
+    process.stdout.write(`Petstore Gateway is ready at ${localOrigin(app, config)}, on ${database.label}.\n`);
   } catch (error) {
     await app.close();
     throw error;

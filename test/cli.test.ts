@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from './helpers/fixtures.ts';
 import { freePort, petstore, petstoreAsync } from './helpers/cli.ts';
+import { ENGINE } from './helpers/test-database.ts';
 
 const KEY = /psk_[A-Za-z0-9]{40}/;
 const lastLine = (text: string) => text.trimEnd().split('\n').at(-1) ?? '';
@@ -65,6 +66,21 @@ describe('petstore serve when it cannot start', { timeout: 180_000 }, () => {
     expect(await server.stop()).toBe(0);
   });
 
+  it('exits 1 naming the PostgreSQL server and why when it cannot be reached, never the password', async () => {
+    const closed = await freePort();
+    for (const command of [['migrate'], ['serve']]) {
+      const res = await petstoreAsync(command, { DATABASE_URL: `postgres://zelda:s3cret@127.0.0.1:${closed}/petstore`, PORT: '0' });
+      expect(res.status).toBe(1);
+      expect(res.stderr).toContain(
+        `cannot reach PostgreSQL at 127.0.0.1:${closed}/petstore (DATABASE_URL): connection refused (ECONNREFUSED).`,
+      );
+      expect(res.stderr + res.stdout).not.toMatch(/s3cret|zelda/);
+    }
+  });
+});
+
+// SQLite only: a file path that cannot hold a database.
+describe.runIf(ENGINE === 'sqlite')('petstore with a DATABASE_URL path that cannot be a SQLite file', { timeout: 180_000 }, () => {
   it.for([
     ['a folder', (dir: string) => dir, /it is a folder; give a file path inside it/],
     ['a path under a file', (dir: string) => join(dir, 'plain-file', 'x.db'), /a part of the path is a file, not a folder/],
@@ -133,10 +149,10 @@ describe('petstore CLI', { timeout: 180_000 }, () => {
     expect(res.stderr).not.toMatch(/\n\s+at /);
   });
 
-  it('migrates, creates keys (the key alone on the last line), lists them without the key, and revokes', ({ tmp }) => {
-    const env = { DATABASE_URL: join(tmp, 'nested', 'cli.db') };
+  it('migrates, creates keys (the key alone on the last line), lists them without the key, and revokes', ({ databaseUrl }) => {
+    const env = { DATABASE_URL: databaseUrl };
     expect(petstore(['migrate'], env).stdout).toMatch(
-      /Applied 5 migration\(s\): 0001-initial, 0002-orders-and-delivery, 0003-idempotency-keys, 0004-api-key-hash-index, 0005-drop-order-complete/,
+      /Applied 6 migration\(s\): 0001-initial, 0002-orders-and-delivery, 0003-idempotency-keys, 0004-api-key-hash-index, 0005-drop-order-complete, 0006-key-epoch/,
     );
     expect(petstore(['migrate'], env).stdout).toMatch(/up to date/);
 

@@ -54,8 +54,10 @@ async function run(argv: string[]): Promise<void> {
     import('../db/migrate.ts'),
     import('./keys-command.ts'),
   ]);
-  const { db } = openDatabase(config.databaseUrl);
+  const database = openDatabase(config.database);
+  const { db } = database;
   try {
+    await database.check();
     const { applied } = await migrateToLatest(db);
     if (command === 'migrate') {
       out(applied.length > 0 ? `Applied ${applied.length} migration(s): ${applied.join(', ')}.` : 'The database is up to date.');

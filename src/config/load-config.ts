@@ -10,7 +10,7 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 export interface Config {
   port: number;
   host: string;
-  databaseUrl: string;
+  database: DatabaseConfig;
   logLevel: LogLevel;
   nodeEnv: string;
   /** Contract §4: both public base addresses end in `/v1`. Shown as OpenAPI `servers`. */
@@ -27,6 +27,20 @@ export interface Config {
   corsOrigins: string[];
   rateLimit: RateLimitConfig;
   limits: ServerLimits;
+}
+
+/** Where the data lives and how the server talks to it (src/db reads this; nothing else does). */
+export interface DatabaseConfig {
+  /** A SQLite file path (or `sqlite:`/`file:` URL, or `:memory:`), or a `postgres://` / `postgresql://` URL. */
+  url: string;
+  /** PostgreSQL: connections this process may hold. */
+  poolSize: number;
+  /** PostgreSQL: the longest one statement may run; then 503. */
+  statementTimeoutMs: number;
+  /** How long a write waits for a lock (PostgreSQL lock_timeout, SQLite busy_timeout); then 503. */
+  lockTimeoutMs: number;
+  /** PostgreSQL: the longest to wait for a connection, new or from a full pool; then 503. */
+  connectTimeoutMs: number;
 }
 
 export interface ServerLimits {
@@ -92,9 +106,15 @@ export function loadConfig(env: Env = process.env): Config {
   const host = env.HOST ?? '0.0.0.0';
   if (host.trim() === '') problems.push('HOST must not be empty.');
 
-  const databaseUrl = env.DATABASE_URL || DEFAULT_DATABASE_URL;
-  if (/^postgres(ql)?:/.test(databaseUrl)) {
-    problems.push('DATABASE_URL: PostgreSQL is not supported yet; use a SQLite file path or :memory:.');
+  const database: DatabaseConfig = {
+    url: env.DATABASE_URL || DEFAULT_DATABASE_URL,
+    poolSize: integer(problems, env, 'DATABASE_POOL_SIZE', 10, 2, 1_000),
+    statementTimeoutMs: integer(problems, env, 'DATABASE_STATEMENT_TIMEOUT_MS', 5_000, 100, 600_000),
+    lockTimeoutMs: integer(problems, env, 'DATABASE_LOCK_TIMEOUT_MS', 5_000, 100, 600_000),
+    connectTimeoutMs: integer(problems, env, 'DATABASE_CONNECT_TIMEOUT_MS', 5_000, 100, 600_000),
+  };
+  if (/^postgres(ql)?:/i.test(database.url) && !/^postgres(ql)?:\/\/[^/]/i.test(database.url)) {
+    problems.push('DATABASE_URL must be postgres://[user[:password]@]host[:port]/database for PostgreSQL (got a URL without a host).');
   }
 
   const logLevel = (env.LOG_LEVEL ?? 'info') as LogLevel;
@@ -104,7 +124,7 @@ export function loadConfig(env: Env = process.env): Config {
   const config: Config = {
     port,
     host,
-    databaseUrl,
+    database,
     logLevel,
     nodeEnv,
     productionBaseUrl: baseUrl(problems, env, 'PRODUCTION_BASE_URL', 'https://api.petstore.example/v1') ?? '',

@@ -1,17 +1,29 @@
 import { AppError } from '../errors/index.ts';
 
-export type DatabaseErrorKind = 'unique_violation' | 'constraint_violation' | 'busy' | 'failure';
+/**
+ * - unique_violation, constraint_violation: the data refused a write (a 4xx where the service expects it);
+ * - busy: the database is there but could not serve in time (lock, deadlock, statement timeout, full pool);
+ * - unavailable: the database cannot be reached or is shutting down;
+ * - failure: anything else.
+ */
+export type DatabaseErrorKind = 'unique_violation' | 'constraint_violation' | 'busy' | 'unavailable' | 'failure';
+
+const MESSAGES: Partial<Record<DatabaseErrorKind, string>> = {
+  busy: 'The database is busy; retry shortly.',
+  unavailable: 'The database is unavailable; retry shortly.',
+};
 
 /**
  * What a failed query becomes before it leaves src/db: a dialect-neutral kind for
  * the services to branch on, and an AppError whose message is safe to show (the SQL,
- * file paths and driver text stay in `cause`, for the log).
+ * file paths, hosts and driver text stay in `cause`, for the log). Busy and unavailable
+ * answer 503 with Retry-After; a client can try again.
  */
 export class DatabaseError extends AppError {
   readonly kind: DatabaseErrorKind;
 
   constructor(kind: DatabaseErrorKind, cause: unknown) {
-    super(kind === 'busy' ? 'SERVICE_UNAVAILABLE' : 'INTERNAL_ERROR', undefined, { cause });
+    super(kind === 'busy' || kind === 'unavailable' ? 'SERVICE_UNAVAILABLE' : 'INTERNAL_ERROR', MESSAGES[kind], { cause });
     this.name = 'DatabaseError';
     this.kind = kind;
   }

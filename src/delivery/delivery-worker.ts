@@ -51,7 +51,7 @@ export function startDeliveryWorker({
       outcome =
         message.attempts >= maxAttempts
           ? { status: 'failed', reason: `${reason} (gave up after ${message.attempts} attempts)` }
-          : { status: 'queued', reason, retryAt: new Date(Date.now() + retryDelay(message.attempts, retryBaseMs)) };
+          : { status: 'queued', reason, retryInMs: retryDelay(message.attempts, retryBaseMs) };
     }
     if (!(await settleMessage(db, claimed, outcome))) {
       log.warn({ messageId: message.id }, 'lease lost before the attempt was recorded; another worker has the message');

@@ -16,9 +16,15 @@ describe('configuration from the environment', () => {
     expect(config).toMatchObject({
       port: 4000,
       host: '0.0.0.0',
-      databaseUrl: './data/petstore.db',
       logLevel: 'info',
       nodeEnv: 'development',
+    });
+    expect(config.database).toEqual({
+      url: './data/petstore.db',
+      poolSize: 10,
+      statementTimeoutMs: 5000,
+      lockTimeoutMs: 5000,
+      connectTimeoutMs: 5000,
     });
     expect(config.rateLimit).toEqual({ perKey: 600, messagesPerKey: 60, perAddressWithoutKey: 60 });
     expect(config.limits).toEqual({ requestTimeoutMs: 30_000, maxConnections: 1024 });
@@ -56,6 +62,15 @@ describe('configuration from the environment', () => {
       "PUBLIC_BASE_URL must be an http(s) URL ending in /v1 (got 'https://api.example/v2').",
     ]);
     expect(loadConfig({ PUBLIC_BASE_URL: 'https://api.example/v1/' }).publicBaseUrl).toBe('https://api.example/v1');
+  });
+
+  it('takes a PostgreSQL URL only with a host, and never repeats it (it may hold a password)', () => {
+    expect(loadConfig({ DATABASE_URL: 'postgres://u:pw@db.example:5432/petstore' }).database.url).toBe(
+      'postgres://u:pw@db.example:5432/petstore',
+    );
+    const problems = problemsOf({ DATABASE_URL: 'postgresql:///petstore?password=pw' });
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).not.toContain('pw');
   });
 
   it('needs a delivery lease longer than a webhook attempt', () => {

@@ -1,7 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
-import SQLite from 'better-sqlite3';
 import { petstore } from '../helpers/cli.ts';
 import { describe, expect, it } from '../helpers/fixtures.ts';
+import { ENGINE, query } from '../helpers/test-database.ts';
 import { keepAliveAgent, rawRequest, rawSocket } from '../helpers/raw-http.ts';
 
 /** A database with a key (made by the CLI) for the servers of one test. */
@@ -37,15 +37,14 @@ describe('kill -9 under concurrent writes', () => {
     }
     expect(acknowledged.size).toBeGreaterThan(100);
 
-    const db = new SQLite(env.DATABASE_URL, { readonly: true });
-    try {
-      expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
-      const rows = db.prepare('select id, name, category_id, status from pets').all() as {
-        id: number;
-        name: string;
-        category_id: number;
-        status: string;
-      }[];
+    if (ENGINE === 'sqlite') expect(await query(env.DATABASE_URL, 'pragma integrity_check')).toEqual([{ integrity_check: 'ok' }]);
+    {
+      const rows = (
+        await query<{ id: number | string; name: string; category_id: number | string; status: string }>(
+          env.DATABASE_URL,
+          'select id, name, category_id, status from pets',
+        )
+      ).map((row) => ({ ...row, id: Number(row.id), category_id: Number(row.category_id) }));
       const byName = new Map<string, number[]>();
       for (const row of rows) byName.set(row.name, [...(byName.get(row.name) ?? []), row.id]);
       for (const [name, id] of acknowledged) expect(byName.get(name), name).toEqual([id]);
@@ -56,8 +55,6 @@ describe('kill -9 under concurrent writes', () => {
         expect(row.status).toBe('available');
       }
       expect(new Set(rows.map((r) => r.name)).size).toBe(rows.length);
-    } finally {
-      db.close();
     }
   }, 240_000);
 });
@@ -108,17 +105,14 @@ describe.each(['SIGTERM', 'SIGINT'] as const)('%s under load', (signal) => {
     expect(failures.filter((f) => f !== 'ECONNREFUSED')).toEqual([]);
     expect(outcomes.filter((o) => /^\d+$/.test(o) && !['200', '201', '503'].includes(o))).toEqual([]);
     expect(created.length).toBeGreaterThan(10);
-    // Closed cleanly: the WAL was checkpointed into the database and removed.
-    const wal = `${env.DATABASE_URL}-wal`;
-    expect(existsSync(wal) ? statSync(wal).size : 0).toBe(0);
-    const db = new SQLite(env.DATABASE_URL, { readonly: true });
-    try {
-      expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
-      const names = new Set((db.prepare('select name from pets').all() as { name: string }[]).map((r) => r.name));
-      for (const name of created) expect(names.has(name), name).toBe(true);
-    } finally {
-      db.close();
+    if (ENGINE === 'sqlite') {
+      // SQLite only: closed cleanly, the WAL was checkpointed into the database and removed.
+      const wal = `${env.DATABASE_URL}-wal`;
+      expect(existsSync(wal) ? statSync(wal).size : 0).toBe(0);
+      expect(await query(env.DATABASE_URL, 'pragma integrity_check')).toEqual([{ integrity_check: 'ok' }]);
     }
+    const names = new Set((await query<{ name: string }>(env.DATABASE_URL, 'select name from pets')).map((r) => r.name));
+    for (const name of created) expect(names.has(name), name).toBe(true);
   }, 180_000);
 });
 

@@ -56,7 +56,7 @@ export interface RunningServer {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-/** Starts `petstore serve` and waits until /healthz answers. */
+/** Starts `petstore serve` and waits until it says it is ready: listening, first-start key (if any) printed. */
 export async function startServer(env: Record<string, string>): Promise<RunningServer> {
   const port = await freePort();
   const child = spawn(process.execPath, [BIN, 'serve'], {
@@ -68,15 +68,12 @@ export async function startServer(env: Record<string, string>): Promise<RunningS
   child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const origin = `http://127.0.0.1:${port}`;
-  for (let i = 0; ; i++) {
+  for (const deadline = Date.now() + 120_000; !/Petstore Gateway is ready at /.test(output); ) {
     if (child.exitCode !== null) throw new Error(`server exited early: ${output}`);
-    try {
-      if ((await fetch(`${origin}/healthz`)).ok) break;
-    } catch {
-      if (i > 1200) throw new Error(`server did not start: ${output}`);
-    }
-    await new Promise((r) => setTimeout(r, 100));
+    if (Date.now() > deadline) throw new Error(`server did not start: ${output}`);
+    await new Promise((r) => setTimeout(r, 50));
   }
+  if (!(await fetch(`${origin}/healthz`)).ok) throw new Error(`server said it was ready but /healthz did not answer: ${output}`);
   return {
     origin,
     process: child,

@@ -6,6 +6,7 @@ import { test as base } from 'vitest';
 import type { Database } from '../../src/db/types.ts';
 import { startServer } from './cli.ts';
 import type { RunningServer } from './cli.ts';
+import { freshDatabase } from './test-database.ts';
 import { startTestApp } from './test-app.ts';
 import type { TestApp } from './test-app.ts';
 import { startReceiver } from './webhook-receiver.ts';
@@ -57,7 +58,11 @@ export const it = base
     onCleanup(() => rmSync(dir, { recursive: true, force: true }));
     return dir;
   })
-  .extend('databaseUrl', async ({ tmp }) => join(tmp, 'petstore.db'))
+  .extend('databaseUrl', async ({ tmp }, { onCleanup }) => {
+    const fresh = await freshDatabase(tmp);
+    onCleanup(() => fresh.drop());
+    return fresh.url;
+  })
   // eslint-disable-next-line no-empty-pattern -- as above
   .extend('webhook', async ({}, { onCleanup }) => {
     const started: Receiver[] = [];

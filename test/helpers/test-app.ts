@@ -9,12 +9,14 @@ import { openDatabase } from '../../src/db/connection.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
 import type { Database } from '../../src/db/types.ts';
 import { createApiKey } from '../../src/services/api-keys/index.ts';
+import { freshDatabase } from './test-database.ts';
 
 export interface TestApp {
   app: FastifyInstance;
   /** The app's own connection: for arranging keys and for reading what was stored. */
   db: Kysely<Database>;
-  dbFile: string;
+  /** Its DATABASE_URL, for a CLI or another process to reach the same database. */
+  databaseUrl: string;
   key: string;
   auth: { authorization: string };
   /** A request with the test key. */
@@ -28,17 +30,21 @@ function tempDir(): string {
   return mkdtempSync(join(tmpdir(), 'petstore-test-'));
 }
 
-/** A fully built app on a fresh SQLite file, with one API key for account "tester". `wrapDb` may add Kysely plugins to observe queries. */
+/**
+ * A fully built app on a fresh database of the suite's engine (test-database.ts), with one API
+ * key for account "tester". `wrapDb` may add Kysely plugins to observe queries.
+ */
 export async function startTestApp(
   env: Record<string, string> = {},
   wrapDb: (db: Kysely<Database>) => Kysely<Database> = (db) => db,
   logStream?: { write(line: string): void },
 ): Promise<TestApp> {
   const dir = tempDir();
-  const dbFile = join(dir, 'petstore.db');
+  const fresh = await freshDatabase(dir);
   // Delivery is off unless a test turns it on, so message records stay as the request left them.
-  const config = loadConfig({ DATABASE_URL: dbFile, LOG_LEVEL: 'silent', MESSAGE_DELIVERY: 'false', ...env });
-  const database = openDatabase(config.databaseUrl);
+  // A small pool: many apps of parallel test files share one PostgreSQL server.
+  const config = loadConfig({ DATABASE_URL: fresh.url, DATABASE_POOL_SIZE: '4', LOG_LEVEL: 'silent', MESSAGE_DELIVERY: 'false', ...env });
+  const database = openDatabase(config.database);
   const { db } = database;
   await migrateToLatest(db);
   const { key } = await createApiKey(db, 'tester');
@@ -48,7 +54,7 @@ export async function startTestApp(
   return {
     app,
     db,
-    dbFile,
+    databaseUrl: fresh.url,
     key,
     auth,
     call: (options) => app.inject({ ...options, headers: { ...auth, ...options.headers } }),
@@ -63,7 +69,10 @@ export async function startTestApp(
       ),
     // Closing twice is harmless: a test may close early what its fixture closes at the end.
     close: async () => {
-      closing ??= app.close().then(() => rmSync(dir, { recursive: true, force: true }));
+      closing ??= app.close().then(async () => {
+        await fresh.drop();
+        rmSync(dir, { recursive: true, force: true });
+      });
       await closing;
     },
   };

@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from '../helpers/fixtures.ts';
 import { createApiKey, revokeApiKey } from '../../src/services/api-keys/index.ts';
 import { petstore } from '../helpers/cli.ts';
 import { graphql } from '../helpers/graphql.ts';
 import { spyOnQueries } from '../helpers/select-spy.ts';
+import { ENGINE, query } from '../helpers/test-database.ts';
 import type { SeenQuery } from '../helpers/select-spy.ts';
 import { expectErrorBody } from '../helpers/test-app.ts';
 
@@ -83,7 +84,7 @@ describe('bearer authentication (contract §5)', () => {
     // Twice, so the second answer comes from the verified-key cache.
     expect((await t.app.inject({ url: '/v1/pets', headers })).statusCode).toBe(200);
     expect((await t.app.inject({ url: '/v1/pets', headers })).statusCode).toBe(200);
-    expect(petstore(['keys', 'revoke', String(id)], { DATABASE_URL: t.dbFile }).status).toBe(0);
+    expect(petstore(['keys', 'revoke', String(id)], { DATABASE_URL: t.databaseUrl }).status).toBe(0);
     const revokedAt = Date.now();
     let status = 200;
     // The bound is the data-version poll (250 ms); the deadline is generous so a loaded machine cannot fail it.
@@ -124,15 +125,13 @@ describe('bearer authentication (contract §5)', () => {
   it('issues keys of the form psk_ + 40 base62 characters and keeps them only as a SHA-256 hash', async ({ t }) => {
     const { key } = await createApiKey(t.db, 'hash-check');
     expect(key).toMatch(/^psk_[A-Za-z0-9]{40}$/);
-    const file = readFileSync(t.dbFile);
-    const wal = (() => {
-      try {
-        return readFileSync(`${t.dbFile}-wal`);
-      } catch {
-        return Buffer.alloc(0);
-      }
-    })();
-    for (const bytes of [file, wal]) {
+    // Everything stored: on SQLite the file and its WAL byte for byte, on PostgreSQL every row of every table as text.
+    const stored =
+      ENGINE === 'sqlite'
+        ? [readFileSync(t.databaseUrl), existsSync(`${t.databaseUrl}-wal`) ? readFileSync(`${t.databaseUrl}-wal`) : Buffer.alloc(0)]
+        : [Buffer.from(JSON.stringify(await everyRow(t.databaseUrl)))];
+    for (const bytes of stored) {
+      expect(bytes.length).toBeGreaterThan(0);
       expect(bytes.includes(key)).toBe(false);
       expect(bytes.includes(t.key)).toBe(false);
     }
@@ -148,3 +147,14 @@ describe('bearer authentication (contract §5)', () => {
     expect((await lastUsed()).last_used_at).toBeNull();
   });
 });
+
+/** PostgreSQL: the rows of every table of the app's schema, as JSON. */
+async function everyRow(url: string): Promise<unknown[]> {
+  const tables = await query<{ table_name: string }>(
+    url,
+    'select table_name from information_schema.tables where table_schema = current_schema()',
+  );
+  const rows: unknown[] = [];
+  for (const { table_name: table } of tables) rows.push(...(await query(url, `select * from ${table}`)));
+  return rows;
+}

@@ -1,6 +1,6 @@
-import SQLite from 'better-sqlite3';
 import { describe, expect, it } from '../helpers/fixtures.ts';
 import { expectErrorBody } from '../helpers/test-app.ts';
+import { holdWriteLock } from '../helpers/test-database.ts';
 
 describe('every error is the Error body', () => {
   it('unknown route: 404 NOT_FOUND, with or without a key', async ({ makeApp }) => {
@@ -41,19 +41,17 @@ describe('every error is the Error body', () => {
 });
 
 describe('a database locked by another writer', () => {
-  it('answers 503 SERVICE_UNAVAILABLE with Retry-After after the 5 s busy timeout, storing nothing, then recovers', async ({ makeApp }) => {
-    const t = await makeApp();
-    const other = new SQLite(t.dbFile);
-    other.exec('BEGIN EXCLUSIVE');
+  it('answers 503 SERVICE_UNAVAILABLE with Retry-After after the lock timeout, storing nothing, then recovers', async ({ makeApp }) => {
+    const t = await makeApp({ DATABASE_LOCK_TIMEOUT_MS: '500' });
+    const other = await holdWriteLock(t.databaseUrl, 'pets');
     try {
       const res = await t.call({ method: 'POST', url: '/v1/pets', payload: { name: 'Blocked', categoryId: 1 } });
       expect(res.statusCode).toBe(503);
       expectErrorBody(res, 'SERVICE_UNAVAILABLE');
       expect(res.headers['retry-after']).toBe('1');
-      expect(res.body).not.toMatch(/SQLITE|insert/i);
+      expect(res.body).not.toMatch(/SQLITE|insert|lock|pets/i);
     } finally {
-      other.exec('ROLLBACK');
-      other.close();
+      await other.release();
     }
     const list = await t.call({ url: '/v1/pets' });
     expect(list.json()).toEqual([]);

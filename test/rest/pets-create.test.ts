@@ -107,8 +107,9 @@ describe('text that is not well-formed Unicode', () => {
     ['a lone high surrogate', '"\\ud800"'],
     ['a lone low surrogate inside text', '"Re\\udc00x"'],
     ['a reversed pair', '"\\ude00\\ud83d"'],
+    ['a NUL character', '"Re\\u0000x"'],
   ] as const)('is refused (%s) on both faces with the same message, and nothing is stored', async ([_label, jsonString], { t }) => {
-    const message = "Field 'name' must be well-formed Unicode text (it holds a lone surrogate).";
+    const message = "Field 'name' must be well-formed Unicode text without NUL (U+0000) or a lone surrogate.";
     const before = (await t.db.selectFrom('pets').select('id').execute()).length;
     const rest = await t.call({
       method: 'POST',
@@ -131,7 +132,7 @@ describe('text that is not well-formed Unicode', () => {
       payload: `{"message":${jsonString}}`,
     });
     expect(expectErrorBody(message2, 'VALIDATION_FAILED').message).toBe(
-      "Field 'message' must be well-formed Unicode text (it holds a lone surrogate).",
+      "Field 'message' must be well-formed Unicode text without NUL (U+0000) or a lone surrogate.",
     );
     expect((await t.db.selectFrom('pets').select('id').execute()).length).toBe(before);
   });

@@ -1,15 +1,38 @@
 import type { Migration } from 'kysely';
-import * as initial from './0001-initial.ts';
-import * as ordersAndDelivery from './0002-orders-and-delivery.ts';
-import * as idempotencyKeys from './0003-idempotency-keys.ts';
-import * as apiKeyHashIndex from './0004-api-key-hash-index.ts';
-import * as dropOrderComplete from './0005-drop-order-complete.ts';
+import type { Engine } from '../engine.ts';
+import * as postgresInitial from './postgres/0001-initial.ts';
+import * as postgresOrdersAndDelivery from './postgres/0002-orders-and-delivery.ts';
+import * as postgresIdempotencyKeys from './postgres/0003-idempotency-keys.ts';
+import * as postgresApiKeyHashIndex from './postgres/0004-api-key-hash-index.ts';
+import * as postgresDropOrderComplete from './postgres/0005-drop-order-complete.ts';
+import * as postgresKeyEpoch from './postgres/0006-key-epoch.ts';
+import * as sqliteInitial from './sqlite/0001-initial.ts';
+import * as sqliteOrdersAndDelivery from './sqlite/0002-orders-and-delivery.ts';
+import * as sqliteIdempotencyKeys from './sqlite/0003-idempotency-keys.ts';
+import * as sqliteApiKeyHashIndex from './sqlite/0004-api-key-hash-index.ts';
+import * as sqliteDropOrderComplete from './sqlite/0005-drop-order-complete.ts';
+import * as sqliteKeyEpoch from './sqlite/0006-key-epoch.ts';
 
-/** Listed by hand so migrations ship inside the program, with no file-system scan at startup. */
-export const migrations: Record<string, Migration> = {
-  '0001-initial': initial,
-  '0002-orders-and-delivery': ordersAndDelivery,
-  '0003-idempotency-keys': idempotencyKeys,
-  '0004-api-key-hash-index': apiKeyHashIndex,
-  '0005-drop-order-complete': dropOrderComplete,
+/**
+ * Listed by hand so migrations ship inside the program, with no file-system scan at startup.
+ * Each engine has its own, under the same names in the same order: a database of either
+ * records the same migration history.
+ */
+export const migrations: Record<Engine, Record<string, Migration>> = {
+  sqlite: {
+    '0001-initial': sqliteInitial,
+    '0002-orders-and-delivery': sqliteOrdersAndDelivery,
+    '0003-idempotency-keys': sqliteIdempotencyKeys,
+    '0004-api-key-hash-index': sqliteApiKeyHashIndex,
+    '0005-drop-order-complete': sqliteDropOrderComplete,
+    '0006-key-epoch': sqliteKeyEpoch,
+  },
+  postgres: {
+    '0001-initial': postgresInitial,
+    '0002-orders-and-delivery': postgresOrdersAndDelivery,
+    '0003-idempotency-keys': postgresIdempotencyKeys,
+    '0004-api-key-hash-index': postgresApiKeyHashIndex,
+    '0005-drop-order-complete': postgresDropOrderComplete,
+    '0006-key-epoch': postgresKeyEpoch,
+  },
 };

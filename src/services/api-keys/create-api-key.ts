@@ -1,5 +1,4 @@
-import type { Kysely } from 'kysely';
-import { isUniqueViolation } from '../../db/database-error.ts';
+import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/types.ts';
 import { AppError } from '../../errors/index.ts';
 import { generateApiKey, hashApiKey, keyPrefix } from './key-format.ts';
@@ -15,6 +14,30 @@ export interface CreatedApiKey {
 
 export const ACCOUNT_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
+/**
+ * A new key for an account that exists, inside the caller's transaction. A prefix collision
+ * (8 base62 characters) is astronomically rare; a fresh key settles it. ON CONFLICT, not a
+ * caught violation, which would abort the transaction on PostgreSQL.
+ */
+export async function insertApiKey(
+  trx: Transaction<Database>,
+  accountId: number,
+  account: string,
+  createdAt: string,
+): Promise<CreatedApiKey> {
+  for (let attempt = 0; attempt < 4; attempt++) {
+    const key = generateApiKey();
+    const row = await trx
+      .insertInto('api_keys')
+      .values({ account_id: accountId, prefix: keyPrefix(key), key_hash: hashApiKey(key).toString('hex'), created_at: createdAt })
+      .onConflict((oc) => oc.doNothing())
+      .returning(['id', 'prefix'])
+      .executeTakeFirst();
+    if (row) return { id: row.id, prefix: row.prefix, account, createdAt, key };
+  }
+  throw new Error('could not draw an unused API key');
+}
+
 /** Creates a key for the account, creating the account when it is new. */
 export async function createApiKey(db: Kysely<Database>, accountName: string): Promise<CreatedApiKey> {
   if (!ACCOUNT_NAME_PATTERN.test(accountName)) {
@@ -24,31 +47,13 @@ export async function createApiKey(db: Kysely<Database>, accountName: string): P
     );
   }
   const createdAt = new Date().toISOString();
-  // A prefix collision (8 base62 characters) is astronomically rare; a fresh key settles it.
-  for (let attempt = 0; ; attempt++) {
-    const key = generateApiKey();
-    try {
-      return await db.transaction().execute(async (trx) => {
-        await trx
-          .insertInto('accounts')
-          .values({ name: accountName, created_at: createdAt })
-          .onConflict((oc) => oc.column('name').doNothing())
-          .execute();
-        const account = await trx.selectFrom('accounts').select('id').where('name', '=', accountName).executeTakeFirstOrThrow();
-        const row = await trx
-          .insertInto('api_keys')
-          .values({
-            account_id: account.id,
-            prefix: keyPrefix(key),
-            key_hash: hashApiKey(key).toString('hex'),
-            created_at: createdAt,
-          })
-          .returning(['id', 'prefix'])
-          .executeTakeFirstOrThrow();
-        return { id: row.id, prefix: row.prefix, account: accountName, createdAt, key };
-      });
-    } catch (error) {
-      if (!isUniqueViolation(error) || attempt >= 3) throw error;
-    }
-  }
+  return db.transaction().execute(async (trx) => {
+    await trx
+      .insertInto('accounts')
+      .values({ name: accountName, created_at: createdAt })
+      .onConflict((oc) => oc.column('name').doNothing())
+      .execute();
+    const account = await trx.selectFrom('accounts').select('id').where('name', '=', accountName).executeTakeFirstOrThrow();
+    return insertApiKey(trx, account.id, accountName, createdAt);
+  });
 }

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { isUniqueViolation } from '../../db/database-error.ts';
 import type { Database } from '../../db/types.ts';
 import { AppError } from '../../errors/index.ts';
 
@@ -54,12 +53,14 @@ export async function startIdempotent(
       ]),
     )
     .execute();
-  try {
-    await db.insertInto('idempotency_keys').values({ account_id: accountId, key, fingerprint, created_at: at }).execute();
-    return { kind: 'first' };
-  } catch (error) {
-    if (!isUniqueViolation(error)) throw error;
-  }
+  // ON CONFLICT rather than catching the violation: on PostgreSQL a failed statement would abort a surrounding transaction.
+  const claimed = await db
+    .insertInto('idempotency_keys')
+    .values({ account_id: accountId, key, fingerprint, created_at: at })
+    .onConflict((oc) => oc.columns(['account_id', 'key']).doNothing())
+    .returning('key')
+    .executeTakeFirst();
+  if (claimed) return { kind: 'first' };
   const row = await db
     .selectFrom('idempotency_keys')
     .select(['fingerprint', 'status_code', 'response_body', 'location'])

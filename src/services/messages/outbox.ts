@@ -1,59 +1,67 @@
 import { sql } from 'kysely';
 import type { ExpressionBuilder, Kysely } from 'kysely';
+import { databaseTime, skipLockedRows } from '../../db/engine.ts';
 import type { Database } from '../../db/types.ts';
 import type { Message } from './message-schema.ts';
 import { messageColumns, toMessage } from './to-message.ts';
 
-/** A message a worker holds: its lease is the fence that later writes must match. */
+/** A message a worker holds. Its attempt number is the fence later writes must match. */
 export interface ClaimedMessage {
   message: Message;
-  lease: string;
 }
 
 /**
- * Takes the next due message for `leaseMs`. One UPDATE that re-checks the lease in its
- * own WHERE: two workers, in one process or two, can never hold the same message. A
- * worker that dies leaves the lease to expire, and the message is taken again.
+ * Takes the next due message for `leaseMs`. One UPDATE that re-checks the claim in its own
+ * WHERE, so two workers, in one process or several, never hold the same message; on
+ * PostgreSQL the due row is picked `for update skip locked`, so concurrent workers take
+ * different messages instead of queueing for one. Times come from the database's clock, so
+ * hosts whose clocks differ agree on when a lease ends. A worker that dies leaves its lease
+ * to expire, and the message is taken again.
  */
-export async function claimDueMessage(db: Kysely<Database>, leaseMs: number, now = new Date()): Promise<ClaimedMessage | null> {
-  const at = now.toISOString();
-  const lease = new Date(now.getTime() + leaseMs).toISOString();
-  const free = (eb: ExpressionBuilder<Database, 'messages'>) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<', at)]);
+export async function claimDueMessage(db: Kysely<Database>, leaseMs: number): Promise<ClaimedMessage | null> {
+  const now = databaseTime(db);
+  const free = (eb: ExpressionBuilder<Database, 'messages'>) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<', now)]);
   const row = await db
     .updateTable('messages')
-    .set({ claimed_until: lease, attempts: sql<number>`attempts + 1`, updated_at: at })
+    .set({ claimed_until: databaseTime(db, leaseMs), attempts: sql<number>`attempts + 1`, updated_at: now })
     .where('id', '=', (eb) =>
       eb
         .selectFrom('messages')
         .select('id')
         .where('status', '=', 'queued')
-        .where('next_attempt_at', '<=', at)
+        .where('next_attempt_at', '<=', now)
         .where(free)
         .orderBy('next_attempt_at')
-        .limit(1),
+        .limit(1)
+        .$if(skipLockedRows(db), (query) => query.forUpdate().skipLocked()),
     )
     .where('status', '=', 'queued')
     .where(free)
     .returning(messageColumns)
     .executeTakeFirst();
-  return row ? { message: toMessage(row), lease } : null;
+  return row ? { message: toMessage(row) } : null;
 }
 
-type Outcome = { status: 'sent' } | { status: 'failed'; reason: string } | { status: 'queued'; reason: string; retryAt: Date };
+type Outcome = { status: 'sent' } | { status: 'failed'; reason: string } | { status: 'queued'; reason: string; retryInMs: number };
 
-/** Records how an attempt ended; false when the lease was lost (another worker owns the message now). */
-export async function settleMessage(db: Kysely<Database>, claimed: ClaimedMessage, outcome: Outcome, now = new Date()): Promise<boolean> {
+/**
+ * Records how an attempt ended; false when another worker has taken the message since. Every
+ * claim counts an attempt, so the attempt number this worker claimed is the fence: a later
+ * claim has a higher one, and this write then matches nothing.
+ */
+export async function settleMessage(db: Kysely<Database>, claimed: ClaimedMessage, outcome: Outcome): Promise<boolean> {
   const result = await db
     .updateTable('messages')
     .set({
       status: outcome.status,
-      updated_at: now.toISOString(),
+      updated_at: databaseTime(db),
       claimed_until: null,
       failure_reason: outcome.status === 'sent' ? null : outcome.reason,
-      next_attempt_at: outcome.status === 'queued' ? outcome.retryAt.toISOString() : null,
+      next_attempt_at: outcome.status === 'queued' ? databaseTime(db, outcome.retryInMs) : null,
     })
     .where('id', '=', claimed.message.id)
-    .where('claimed_until', '=', claimed.lease)
+    .where('status', '=', 'queued')
+    .where('attempts', '=', claimed.message.attempts)
     .executeTakeFirst();
   return result.numUpdatedRows === 1n;
 }

@@ -1,6 +1,5 @@
 import { randomInt } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { isUniqueViolation } from '../../db/database-error.ts';
 import type { Database } from '../../db/types.ts';
 import type { FieldNaming } from '../validation/describe-issue.ts';
 import { createValidator } from '../validation/validator.ts';
@@ -34,11 +33,14 @@ export async function sendMessage(db: Kysely<Database>, accountId: number, input
       next_attempt_at: now,
       failure_reason: null,
     };
-    try {
-      await db.insertInto('messages').values(row).execute();
-      return toMessage(row);
-    } catch (error) {
-      if (!isUniqueViolation(error) || attempt >= 3) throw error;
-    }
+    // Two messages in one millisecond with the same six random digits: draw again.
+    const stored = await db
+      .insertInto('messages')
+      .values(row)
+      .onConflict((oc) => oc.column('id').doNothing())
+      .returning('id')
+      .executeTakeFirst();
+    if (stored) return toMessage(row);
+    if (attempt >= 3) throw new Error('could not draw an unused message id');
   }
 }

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { idInOrder } from '../../db/engine.ts';
 import type { Database } from '../../db/types.ts';
 import { AppError } from '../../errors/index.ts';
 import { normaliseDateTime } from '../validation/date-time.ts';
@@ -32,6 +33,8 @@ export async function placeOrder(db: Kysely<Database>, accountId: number, input:
     const row = await trx
       .insertInto('orders')
       .values({
+        // Seen in id order, so a reader paging through never skips one (db/engine.ts).
+        id: idInOrder(trx, 'orders'),
         account_id: accountId,
         pet_id: petId,
         quantity,

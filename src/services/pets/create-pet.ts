@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { idInOrder } from '../../db/engine.ts';
 import { preparedQuery } from '../../db/prepared-query.ts';
 import type { Database } from '../../db/types.ts';
 import { createValidator } from '../validation/validator.ts';
@@ -8,8 +9,12 @@ import { petColumns, toPet } from './to-pet.ts';
 
 const validateNewPet = createValidator<NewPet>(newPetSchema);
 
+// New pets are seen in id order, so a reader paging through never skips one (db/engine.ts).
 const insertPet = preparedQuery((db: Kysely<Database>, name: string, categoryId: number, status: PetStatus, createdAt: string) =>
-  db.insertInto('pets').values({ name, category_id: categoryId, status, created_at: createdAt }).returning(petColumns),
+  db
+    .insertInto('pets')
+    .values({ id: idInOrder(db, 'pets'), name, category_id: categoryId, status, created_at: createdAt })
+    .returning(petColumns),
 );
 
 export async function createPet(db: Kysely<Database>, input: unknown): Promise<Pet> {

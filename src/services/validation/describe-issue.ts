@@ -47,7 +47,7 @@ function problem(issue: ErrorObject): string {
     case 'decimal':
       return 'must be an integer written in plain decimal digits.';
     case 'wellFormed':
-      return 'must be well-formed Unicode text (it holds a lone surrogate).';
+      return 'must be well-formed Unicode text without NUL (U+0000) or a lone surrogate.';
     default:
       return `is invalid (${issue.message ?? issue.keyword}).`;
   }

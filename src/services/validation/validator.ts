@@ -12,14 +12,15 @@ import { addFormats } from './formats.ts';
 export const strictAjv = addFormats(new Ajv({ coerceTypes: false, removeAdditional: false, useDefaults: true, allErrors: false }));
 
 // In a `u` regex a surrogate pair is one code point, so only a lone surrogate matches.
-const LONE_SURROGATE = /\p{Surrogate}/u;
+const NOT_STORABLE = /\p{Surrogate}|\0/u;
 
 /**
- * The path of the first string that is not well-formed Unicode (a lone surrogate, as JSON's
- * `"\ud800"` makes): such text cannot be stored as UTF-8 and would read back as U+FFFD.
+ * The path of the first string that cannot be stored as text on every engine: one that is
+ * not well-formed Unicode (a lone surrogate, as JSON's `"\ud800"` makes, would read back as
+ * U+FFFD) or holds NUL (U+0000), which PostgreSQL text refuses.
  */
 function malformedText(value: unknown, path = ''): string | null {
-  if (typeof value === 'string') return LONE_SURROGATE.test(value) ? path : null;
+  if (typeof value === 'string') return NOT_STORABLE.test(value) ? path : null;
   if (typeof value !== 'object' || value === null) return null;
   for (const [key, item] of Object.entries(value)) {
     const found = malformedText(item, `${path}/${key}`);

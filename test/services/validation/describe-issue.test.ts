@@ -29,7 +29,7 @@ describe('describeIssue', () => {
     ],
     [issue('enum', '/status', { allowedValues: ['available', 'sold'] }), "Field 'status' must be one of: available, sold."],
     [issue('decimal', '/limit'), "Field 'limit' must be an integer written in plain decimal digits."],
-    [issue('wellFormed', '/name'), "Field 'name' must be well-formed Unicode text (it holds a lone surrogate)."],
+    [issue('wellFormed', '/name'), "Field 'name' must be well-formed Unicode text without NUL (U+0000) or a lone surrogate."],
     [issue('type', '/a/b', { type: 'string' }), "Field 'a.b' must be a string."],
   ])('says %j in one sentence naming the field', (problem, words) => {
     expect(describeIssue(problem, fieldNaming)).toBe(words);

@@ -1,8 +1,8 @@
 import SQLite from 'better-sqlite3';
 import { CompiledQuery, SqliteDialect, SqliteDriver } from 'kysely';
 import type { DatabaseConnection, Driver, QueryResult } from 'kysely';
-import { DatabaseError } from './database-error.ts';
-import type { DatabaseErrorKind } from './database-error.ts';
+import { DatabaseError } from '../database-error.ts';
+import type { DatabaseErrorKind } from '../database-error.ts';
 
 function kindOf(error: unknown): DatabaseErrorKind {
   if (!(error instanceof SQLite.SqliteError)) return 'failure';

@@ -1,0 +1,145 @@
+import type pg from 'pg';
+import { CompiledQuery, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler } from 'kysely';
+import type {
+  DatabaseConnection,
+  DatabaseIntrospector,
+  Dialect,
+  DialectAdapter,
+  Driver,
+  Kysely,
+  QueryCompiler,
+  QueryResult,
+  TransactionSettings,
+} from 'kysely';
+import { DatabaseError } from '../database-error.ts';
+import { postgresErrorKind } from './postgres-errors.ts';
+
+/** Named statements kept per process; past this, statements run unnamed (parsed every time). */
+const MAX_NAMED_STATEMENTS = 500;
+const WRITES = new Set(['INSERT', 'UPDATE', 'DELETE', 'MERGE']);
+
+export interface PostgresDriverHooks {
+  /** Called after each successful query, with what Kysely built: the data version watches key writes. */
+  afterQuery(query: CompiledQuery): void;
+}
+
+/**
+ * One pooled client. Statements are named, so PostgreSQL parses and plans each shape once per
+ * connection rather than on every call; driver errors leave as DatabaseError, and a client whose
+ * connection broke is destroyed on release rather than handed out again.
+ */
+class PostgresConnection implements DatabaseConnection {
+  broken = false;
+
+  constructor(
+    readonly client: pg.PoolClient,
+    private readonly names: Map<string, string>,
+    private readonly hooks: PostgresDriverHooks,
+  ) {}
+
+  #name(sql: string): string | undefined {
+    let name = this.names.get(sql);
+    if (!name && this.names.size < MAX_NAMED_STATEMENTS) this.names.set(sql, (name = `petstore_${this.names.size + 1}`));
+    return name;
+  }
+
+  async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    try {
+      const name = query.parameters.length > 0 ? this.#name(query.sql) : undefined;
+      const result = await this.client.query<R & pg.QueryResultRow>({
+        text: query.sql,
+        values: [...query.parameters],
+        ...(name ? { name } : {}),
+      });
+      this.hooks.afterQuery(query);
+      return { rows: result.rows ?? [], ...(WRITES.has(result.command) ? { numAffectedRows: BigInt(result.rowCount ?? 0) } : {}) };
+    } catch (error) {
+      const kind = postgresErrorKind(error);
+      if (kind === 'unavailable') this.broken = true;
+      throw new DatabaseError(kind, error);
+    }
+  }
+
+  // eslint-disable-next-line require-yield -- nothing here streams; Kysely requires the method
+  async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
+    throw new DatabaseError('failure', new Error('streaming is not used by this service'));
+  }
+}
+
+class PostgresDriver implements Driver {
+  readonly #connections = new WeakMap<pg.PoolClient, PostgresConnection>();
+  readonly #names = new Map<string, string>();
+
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly hooks: PostgresDriverHooks,
+  ) {}
+
+  async init(): Promise<void> {}
+
+  async acquireConnection(): Promise<DatabaseConnection> {
+    let client: pg.PoolClient;
+    try {
+      client = await this.pool.connect();
+    } catch (error) {
+      throw new DatabaseError(postgresErrorKind(error), error);
+    }
+    let connection = this.#connections.get(client);
+    if (!connection) {
+      const created = new PostgresConnection(client, this.#names, this.hooks);
+      // A connection that dies while checked out (between a transaction's statements) reports
+      // here; pg's pool listens only while a client is idle. It is destroyed on release.
+      client.on('error', () => void (created.broken = true));
+      this.#connections.set(client, (connection = created));
+    }
+    connection.broken = false;
+    return connection;
+  }
+
+  async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
+    const isolation = settings.isolationLevel ? ` isolation level ${settings.isolationLevel}` : '';
+    await connection.executeQuery(CompiledQuery.raw(`start transaction${isolation}`));
+  }
+
+  async commitTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('commit'));
+  }
+
+  async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('rollback'));
+  }
+
+  async releaseConnection(connection: DatabaseConnection): Promise<void> {
+    const postgres = connection as PostgresConnection;
+    // A broken client is destroyed, so the pool opens a fresh one when the database is back.
+    postgres.client.release(postgres.broken);
+  }
+
+  async destroy(): Promise<void> {
+    await this.pool.end();
+  }
+}
+
+/** Kysely's PostgreSQL dialect on our driver: named statements, neutral errors, key-write hooks. */
+export class PetstorePostgresDialect implements Dialect {
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly hooks: PostgresDriverHooks,
+  ) {}
+
+  createAdapter(): DialectAdapter {
+    return new PostgresAdapter();
+  }
+
+  createDriver(): Driver {
+    return new PostgresDriver(this.pool, this.hooks);
+  }
+
+  createQueryCompiler(): QueryCompiler {
+    return new PostgresQueryCompiler();
+  }
+
+  createIntrospector(db: Kysely<unknown>): DatabaseIntrospector {
+    return new PostgresIntrospector(db);
+  }
+}

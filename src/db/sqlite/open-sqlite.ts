@@ -1,0 +1,46 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely } from 'kysely';
+import type { DatabaseConfig } from '../../config/load-config.ts';
+import type { OpenDatabase } from '../connection.ts';
+import { sqliteDataVersion } from '../data-version.ts';
+import type { Database } from '../types.ts';
+import { PetstoreSqliteDialect } from './sqlite-dialect.ts';
+import { sqliteOpenFailure } from './sqlite-open-failure.ts';
+
+/** Opens (creating folders and file) and reads the file, so a bad path fails here with its reason. */
+function openFile(file: string): SQLite.Database {
+  let sqlite: SQLite.Database | undefined;
+  try {
+    if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+    sqlite = new SQLite(file);
+    // WAL lets the CLI read and write while a server holds the file. Setting it is also the
+    // first read of the file, where "not a database" shows.
+    sqlite.pragma('journal_mode = WAL');
+    return sqlite;
+  } catch (error) {
+    sqlite?.close();
+    throw sqliteOpenFailure(file, error);
+  }
+}
+
+/** A SQLite file (or `sqlite:`/`file:` URL, or `:memory:`). */
+export function openSqlite({ url, lockTimeoutMs }: DatabaseConfig): OpenDatabase {
+  const file = url === ':memory:' ? ':memory:' : url.replace(/^(sqlite|file):(\/\/)?/, '');
+  const sqlite = openFile(file);
+  // synchronous=NORMAL in WAL mode never corrupts the database; a power cut (not a process
+  // crash) can lose the last transactions before the next checkpoint.
+  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma('foreign_keys = ON');
+  // A writer from another process waits this long for the lock instead of failing at once.
+  sqlite.pragma(`busy_timeout = ${lockTimeoutMs}`);
+  return {
+    db: new Kysely<Database>({ dialect: new PetstoreSqliteDialect(sqlite) }),
+    dataVersion: sqliteDataVersion(sqlite),
+    engine: 'sqlite',
+    label: `the SQLite database '${file}'`,
+    // Opening read the file already; there is nothing further to reach.
+    check: async () => undefined,
+  };
+}

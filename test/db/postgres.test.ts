@@ -1,0 +1,142 @@
+import { describe, expect, it } from '../helpers/fixtures.ts';
+import { graphql } from '../helpers/graphql.ts';
+import { expectErrorBody } from '../helpers/test-app.ts';
+import { startTcpProxy } from '../helpers/tcp-proxy.ts';
+import { ENGINE, freshDatabase, holdWriteLock, query } from '../helpers/test-database.ts';
+
+// PostgreSQL only: what SQLite gives for free (one writer at a time) has to be built here.
+describe.runIf(ENGINE === 'postgres')('on PostgreSQL', { timeout: 180_000 }, () => {
+  it('pages skip no pet while others are being created: a pet committed late still comes after the cursor', async ({ makeApp }) => {
+    const t = await makeApp({ RATE_LIMIT_PER_MINUTE: '0', DATABASE_POOL_SIZE: '6' });
+    // Test-only: an insert of a pet named "slow…" sleeps after drawing its id, inside its transaction.
+    await query(
+      t.databaseUrl,
+      `create function slow_pet() returns trigger language plpgsql as $$ begin perform pg_sleep(2); return new; end $$;
+       create trigger slow_pet after insert on pets for each row when (new.name like 'slow%') execute function slow_pet();`,
+    );
+    const activity = (where: string) =>
+      query<{ n: string }>(t.databaseUrl, `select count(*) as n from pg_stat_activity where datname = current_database() and ${where}`);
+    const waitFor = async (check: () => Promise<boolean>) => {
+      for (const deadline = Date.now() + 60_000; !(await check());) {
+        if (Date.now() > deadline) throw new Error('the database never reached the state the test waits for');
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    };
+    const page = async (after?: string) => {
+      const { body } = await graphql(
+        t,
+        'query($after: String) { pets(first: 50, after: $after) { nodes { id } pageInfo { endCursor } } }',
+        after ? { after } : {},
+      );
+      const pets = body.data?.pets as { nodes: { id: string }[]; pageInfo: { endCursor: string | null } };
+      return { ids: pets.nodes.map((n) => Number(n.id)), cursor: pets.pageInfo.endCursor ?? after };
+    };
+
+    const slow = t.call({ method: 'POST', url: '/v1/pets', payload: { name: 'slow', categoryId: 1 } });
+    await waitFor(async () => Number((await activity("wait_event = 'PgSleep'"))[0]?.n) === 1);
+    const fast = t.call({ method: 'POST', url: '/v1/pets', payload: { name: 'fast', categoryId: 1 } });
+    // The second insert has either committed (it drew its id without waiting) or waits its turn on the table's lock.
+    await waitFor(async () => (await t.count('pets')) > 0 || Number((await activity("wait_event = 'advisory'"))[0]?.n) === 1);
+
+    // A front end polling for new pets reads now, and later resumes from the cursor it got.
+    const first = await page();
+    const [slowPet, fastPet] = [(await slow).json() as { id: number }, (await fast).json() as { id: number }];
+    const resumed = await page(first.cursor);
+    const seen = [...first.ids, ...resumed.ids];
+    expect(seen.sort((a, b) => a - b)).toEqual([slowPet.id, fastPet.id].sort((a, b) => a - b));
+  });
+
+  it('several servers starting at once on an empty database migrate once and all serve; one makes the first key', async ({
+    databaseUrl,
+    serve,
+  }) => {
+    const servers = await Promise.all([1, 2, 3].map(() => serve({ DATABASE_URL: databaseUrl })));
+    for (const server of servers) expect((await fetch(`${server.origin}/readyz`)).status).toBe(200);
+    const migrations = await query<{ name: string }>(databaseUrl, 'select name from kysely_migration order by name');
+    expect(migrations.map((m) => m.name)).toEqual([
+      '0001-initial',
+      '0002-orders-and-delivery',
+      '0003-idempotency-keys',
+      '0004-api-key-hash-index',
+      '0005-drop-order-complete',
+      '0006-key-epoch',
+    ]);
+    expect(servers.filter((s) => /First start: created account "default"/.test(s.output()))).toHaveLength(1);
+    expect(await query(databaseUrl, 'select name from accounts')).toEqual([{ name: 'default' }]);
+    expect(await query<{ n: string }>(databaseUrl, 'select count(*) as n from api_keys')).toEqual([{ n: '1' }]);
+  });
+
+  it('answers 503 with Retry-After, never 500, when a statement runs out of time or the pool has no connection', async ({ makeApp }) => {
+    const t = await makeApp({
+      DATABASE_STATEMENT_TIMEOUT_MS: '300',
+      DATABASE_LOCK_TIMEOUT_MS: '5000',
+      DATABASE_POOL_SIZE: '2',
+      DATABASE_CONNECT_TIMEOUT_MS: '300',
+      RATE_LIMIT_PER_MINUTE: '0',
+    });
+    await t.call({ url: '/v1/pets' });
+    const lock = await holdWriteLock(t.databaseUrl, 'pets');
+    try {
+      const answers = await Promise.all(
+        Array.from({ length: 4 }, (_, i) => t.call({ method: 'POST', url: '/v1/pets', payload: { name: `late-${i}`, categoryId: 1 } })),
+      );
+      for (const res of answers) {
+        expect(res.statusCode).toBe(503);
+        expectErrorBody(res, 'SERVICE_UNAVAILABLE');
+        expect(res.headers['retry-after']).toBe('1');
+      }
+    } finally {
+      await lock.release();
+    }
+    expect(await t.count('pets')).toBe(0);
+    expect((await t.call({ method: 'POST', url: '/v1/pets', payload: { name: 'after', categoryId: 1 } })).statusCode).toBe(201);
+  });
+
+  it('answers 503 while the database is down, says so on /readyz, and recovers by itself when it is back; no SQL or password anywhere', async ({
+    makeApp,
+    tmp,
+  }) => {
+    const fresh = await freshDatabase(tmp);
+    const proxy = await startTcpProxy('127.0.0.1', Number(new URL(fresh.url).port || 5432));
+    try {
+      const through = new URL(fresh.url);
+      through.port = String(proxy.port);
+      through.username = through.username || 'postgres';
+      through.password = 'hunter2-not-needed';
+      const lines: string[] = [];
+      const t = await makeApp(
+        { DATABASE_URL: through.toString(), DATABASE_CONNECT_TIMEOUT_MS: '1000', LOG_LEVEL: 'debug' },
+        { logStream: { write: (line) => void lines.push(line) } },
+      );
+      expect((await t.call({ method: 'POST', url: '/v1/pets', payload: { name: 'Before', categoryId: 1 } })).statusCode).toBe(201);
+
+      await proxy.down();
+      const answers = [
+        await t.call({ url: '/v1/pets' }),
+        await t.call({ method: 'POST', url: '/v1/pets', payload: { name: 'During', categoryId: 1 } }),
+        await t.app.inject({ url: '/v1/pets', headers: { authorization: `Bearer psk_${'N'.repeat(40)}` } }),
+      ];
+      for (const res of answers) {
+        expect(res.statusCode).toBe(503);
+        expect(expectErrorBody(res, 'SERVICE_UNAVAILABLE').message).toBe('The database is unavailable; retry shortly.');
+      }
+      expectErrorBody(await t.app.inject({ url: '/readyz' }), 'NOT_READY');
+
+      await proxy.up();
+      let ready = 0;
+      for (const deadline = Date.now() + 60_000; ready !== 200 && Date.now() < deadline;) {
+        ready = (await t.app.inject({ url: '/readyz' })).statusCode;
+        if (ready !== 200) await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(ready).toBe(200);
+      expect((await t.call({ url: '/v1/pets' })).json()).toMatchObject([{ name: 'Before' }]);
+
+      await t.close();
+      const everything = [...answers.map((res) => res.body), ...lines].join('\n');
+      expect(everything).not.toMatch(/hunter2|postgres:\/\/|select |insert into/i);
+    } finally {
+      await proxy.close();
+      await fresh.drop();
+    }
+  });
+});
