@@ -68,7 +68,7 @@ export async function startServer(env: Record<string, string>): Promise<RunningS
   child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const origin = `http://127.0.0.1:${port}`;
-  for (const deadline = Date.now() + 120_000; !/Petstore Gateway is ready at /.test(output); ) {
+  for (const deadline = Date.now() + 120_000; !/Petstore Gateway is ready at /.test(output);) {
     if (child.exitCode !== null) throw new Error(`server exited early: ${output}`);
     if (Date.now() > deadline) throw new Error(`server did not start: ${output}`);
     await new Promise((r) => setTimeout(r, 50));
