@@ -3,32 +3,9 @@ import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import SQLite from 'better-sqlite3';
-import { loadConfig } from '../src/config/load-config.ts';
-import { openDatabase } from '../src/db/connection.ts';
-import { migrateToLatest } from '../src/db/migrate.ts';
-import { createApiKey } from '../src/services/api-keys/index.ts';
 import { freePort } from '../test/helpers/cli.ts';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
-
-/** A migrated database with one key and `pets` pets (statuses cycling), written in one transaction. */
-export async function seedDatabase(file: string, pets: number): Promise<string> {
-  const { db } = openDatabase(loadConfig({ DATABASE_URL: file }).database);
-  await migrateToLatest(db);
-  const { key } = await createApiKey(db, 'bench');
-  await db.destroy();
-  const raw = new SQLite(file);
-  const insert = raw.prepare('insert into pets (name, category_id, status, created_at) values (?, ?, ?, ?)');
-  const statuses = ['available', 'pending', 'sold'];
-  const at = new Date().toISOString();
-  raw.transaction(() => {
-    for (let i = 1; i <= pets; i++) insert.run(`pet-${i}`, 1 + (i % 50), statuses[i % 3], at);
-  })();
-  raw.pragma('wal_checkpoint(TRUNCATE)');
-  raw.close();
-  return key;
-}
 
 export interface BenchServer {
   name: string;
@@ -38,6 +15,21 @@ export interface BenchServer {
   peakRssMb(): number;
   stop(): Promise<void>;
 }
+
+/** CPU time the process has used so far (user + system), in microseconds: /proc/<pid>/stat fields 14 and 15. */
+export function cpuMicros(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8')
+      .replace(/^.*\) /, '')
+      .split(' ');
+    // After the command name: field 3 is index 0, so utime (14) and stime (15) are at 11 and 12.
+    return ((Number(fields[11]) + Number(fields[12])) * 1_000_000) / CLOCK_TICKS;
+  } catch {
+    return 0;
+  }
+}
+
+const CLOCK_TICKS = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
 
 function rssMb(pid: number): number {
   try {

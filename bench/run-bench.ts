@@ -1,17 +1,22 @@
-// npm run bench [-- --duration 10 --connections 32 --rounds 3 --smoke]
+// npm run bench [-- --engine sqlite|postgres --duration 10 --connections 32 --rounds 3 --smoke]
 // Floor and project are measured in the same run, interleaved, and compared by ratio:
-// absolute numbers on a shared machine mean little, ratios measured side by side do.
+// absolute numbers on a shared machine mean little, ratios measured side by side do. Server
+// CPU time per request (user + system, from /proc) is the steadier yardstick; req/s is
+// capped by the load generator sharing the machine's two cores.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { petCursor } from '../src/services/pets/index.ts';
-import { buildProject, seedDatabase, startFloor, startProject, startYogaCeiling } from './bench-servers.ts';
+import { benchDatabase } from './bench-database.ts';
+import type { BenchDatabase, BenchEngine } from './bench-database.ts';
+import { buildProject, cpuMicros, startFloor, startProject, startYogaCeiling } from './bench-servers.ts';
 import type { BenchServer } from './bench-servers.ts';
 
 const { values } = parseArgs({
   options: {
+    engine: { type: 'string', default: 'sqlite' },
     duration: { type: 'string', default: '10' },
     connections: { type: 'string', default: '32' },
     rounds: { type: 'string', default: '3' },
@@ -20,6 +25,9 @@ const { values } = parseArgs({
     smoke: { type: 'boolean', default: false },
   },
 });
+if (values.engine !== 'sqlite' && values.engine !== 'postgres')
+  throw new Error(`--engine must be sqlite or postgres (got ${values.engine})`);
+const engine: BenchEngine = values.engine;
 const smoke = values.smoke ?? false;
 const duration = smoke ? 1 : Number(values.duration);
 const connections = smoke ? 4 : Number(values.connections);
@@ -41,6 +49,8 @@ interface Scenario {
 }
 interface Run {
   rps: number;
+  /** Server CPU time per request, µs. */
+  cpu: number;
   /** Mean latency, ms with decimals (p50/p99 are whole ms). */
   mean: number;
   p50: number;
@@ -48,26 +58,11 @@ interface Run {
   errors: number;
   unexpected: number;
 }
-
 interface Side {
   server: BenchServer;
   request: Request;
   key: string;
 }
-
-/** A warm-up (JIT, caches, connections; not measured), then interleaved rounds: a, b, a, b … */
-async function sideBySide(a: Side, b: Side, expectStatus: 2 | 4): Promise<[Run[], Run[]]> {
-  for (const side of [a, b]) await load(side.server, side.request, side.key, Math.min(2, duration), expectStatus);
-  const ra: Run[] = [];
-  const rb: Run[] = [];
-  for (let r = 0; r < rounds; r++) {
-    ra.push(await load(a.server, a.request, a.key, duration, expectStatus));
-    rb.push(await load(b.server, b.request, b.key, duration, expectStatus));
-  }
-  return [ra, rb];
-}
-
-const faulty = (runs: Run[]) => runs.reduce((s, x) => s + x.errors + x.unexpected, 0);
 
 const gql = (query: string): Request => ({ method: 'POST', path: '/graphql', body: JSON.stringify({ query }) });
 const list: Request = { method: 'GET', path: '/v1/pets?limit=20' };
@@ -97,8 +92,9 @@ const scenarios: Scenario[] = [
   },
 ];
 
-async function load(server: BenchServer, request: Request, key: string, seconds: number, expectStatus: 2 | 4): Promise<Run> {
+async function load({ server, request, key }: Side, seconds: number, expectStatus: 2 | 4): Promise<Run> {
   let unexpected = 0;
+  const cpuBefore = cpuMicros(server.process.pid ?? 0);
   const result = await autocannon({
     url: `${server.origin}${request.path}`,
     method: request.method,
@@ -113,8 +109,10 @@ async function load(server: BenchServer, request: Request, key: string, seconds:
       });
     },
   });
+  const cpu = cpuMicros(server.process.pid ?? 0) - cpuBefore;
   return {
     rps: result.requests.average,
+    cpu: result.requests.total > 0 ? cpu / result.requests.total : 0,
     mean: result.latency.mean,
     p50: result.latency.p50,
     p99: result.latency.p99,
@@ -123,38 +121,56 @@ async function load(server: BenchServer, request: Request, key: string, seconds:
   };
 }
 
+/** A warm-up (JIT, caches, connections; not measured), then interleaved rounds: a, b, a, b … */
+async function sideBySide(a: Side, b: Side, expectStatus: 2 | 4): Promise<[Run[], Run[]]> {
+  for (const side of [a, b]) await load(side, Math.min(2, duration), expectStatus);
+  const ra: Run[] = [];
+  const rb: Run[] = [];
+  for (let r = 0; r < rounds; r++) {
+    ra.push(await load(a, duration, expectStatus));
+    rb.push(await load(b, duration, expectStatus));
+  }
+  return [ra, rb];
+}
+
+const faulty = (runs: Run[]) => runs.reduce((s, x) => s + x.errors + x.unexpected, 0);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
+// CPU per request is taken as the least of the rounds: noise on a shared machine only adds.
+const least = (xs: number[]) => Math.min(...xs);
 const fmt = (n: number, digits = 0) => n.toFixed(digits);
 
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'petstore-bench-'));
+  const databases: BenchDatabase[] = [];
   const failures: string[] = [];
   try {
     console.log(
-      `Bench: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, node ${process.version}; ${connections} connections, ${duration} s × ${rounds} rounds, ${petCount} pets${smoke ? ' (smoke)' : ''}`,
+      `Bench on ${engine}: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, node ${process.version}; ${connections} connections, ${duration} s × ${rounds} rounds, ${petCount} pets${smoke ? ' (smoke)' : ''}`,
     );
     buildProject();
-    const floorDb = join(dir, 'floor.db');
-    const projectDb = join(dir, 'project.db');
-    const key = await seedDatabase(floorDb, petCount);
-    const projectKey = await seedDatabase(projectDb, petCount);
-    const floor = await startFloor(floorDb);
-    const project = await startProject(projectDb);
+    const floorDb = await benchDatabase(engine, dir, 'floor', petCount);
+    const projectDb = await benchDatabase(engine, dir, 'project', petCount);
+    databases.push(floorDb, projectDb);
+    const floor = await startFloor(floorDb.url);
+    const project = await startProject(projectDb.url);
 
     const rows: string[] = [];
     for (const scenario of scenarios) {
       const [f, p] = await sideBySide(
-        { server: floor, request: scenario.floor, key },
-        { server: project, request: scenario.project, key: projectKey },
+        { server: floor, request: scenario.floor, key: floorDb.key },
+        { server: project, request: scenario.project, key: projectDb.key },
         scenario.expectStatus,
       );
-      const pr = { rps: median(p.map((x) => x.rps)), p50: median(p.map((x) => x.p50)), p99: median(p.map((x) => x.p99)) };
-      const fr = { rps: median(f.map((x) => x.rps)) };
-      const errors = p.reduce((s, x) => s + x.errors, 0);
-      const unexpected = p.reduce((s, x) => s + x.unexpected, 0);
+      const pr = {
+        rps: median(p.map((x) => x.rps)),
+        cpu: least(p.map((x) => x.cpu)),
+        p50: median(p.map((x) => x.p50)),
+        p99: median(p.map((x) => x.p99)),
+      };
+      const fr = { rps: median(f.map((x) => x.rps)), cpu: least(f.map((x) => x.cpu)) };
       if (faulty(f) + faulty(p) > 0) failures.push(scenario.name);
       rows.push(
-        `| ${scenario.name} | ${fmt(pr.rps)} | ${fmt(fr.rps)} | **${fmt(pr.rps / fr.rps, 2)}** | ${pr.p50} | ${pr.p99} | ${fmt(pr.p99 / Math.max(pr.p50, 1), 1)} | ${errors} | ${unexpected} |`,
+        `| ${scenario.name} | ${fmt(pr.cpu)} | ${fmt(fr.cpu)} | **${fmt(fr.cpu / pr.cpu, 2)}** | ${fmt(pr.rps)} | ${fmt(fr.rps)} | ${fmt(pr.rps / fr.rps, 2)} | ${pr.p50} | ${pr.p99} | ${fmt(pr.p99 / Math.max(pr.p50, 1), 1)} | ${faulty(p)} |`,
       );
     }
     const rss = project.peakRssMb();
@@ -162,26 +178,32 @@ async function main(): Promise<void> {
     await project.stop();
 
     // The GraphQL target against what Yoga itself does here, with nothing of this project.
-    const ceiling = await startYogaCeiling(floorDb);
-    const [f, y] = await sideBySide({ server: floor, request: list, key }, { server: ceiling, request: gqlList, key }, 2);
+    const ceiling = await startYogaCeiling(floorDb.url);
+    const [f, y] = await sideBySide(
+      { server: floor, request: list, key: floorDb.key },
+      { server: ceiling, request: gqlList, key: floorDb.key },
+      2,
+    );
     if (faulty(f) + faulty(y) > 0) failures.push('yoga ceiling');
-    const floorRps = median(f.map((x) => x.rps));
-    const yogaRps = median(y.map((x) => x.rps));
     await ceiling.stop();
     await floor.stop();
 
-    console.log('\n| scenario | project req/s | floor req/s | ratio | p50 ms | p99 ms | p99/p50 | errors | unexpected status |');
-    console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
-    for (const row of rows) console.log(row);
-    console.log(`\nPeak RSS: project ${rss} MB, floor ${floorRss} MB`);
     console.log(
-      `\nYoga ceiling: bare graphql-yoga on node:http, the floor's statement and auth, none of this project: ${fmt(yogaRps)} req/s vs floor ${fmt(floorRps)} = **${fmt(yogaRps / floorRps, 2)}** (GraphQL list target 0.60)`,
+      '\n| scenario | project CPU µs/req | floor CPU µs/req | CPU ratio | project req/s | floor req/s | req/s ratio | p50 ms | p99 ms | p99/p50 | errors |',
+    );
+    console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+    for (const row of rows) console.log(row);
+    console.log(`\nCPU ratio = floor CPU per request / project CPU per request (least of the rounds); req/s are medians.`);
+    console.log(`Peak RSS: project ${rss} MB, floor ${floorRss} MB`);
+    const [floorCpu, yogaCpu] = [least(f.map((x) => x.cpu)), least(y.map((x) => x.cpu))];
+    console.log(
+      `\nYoga ceiling: bare graphql-yoga on node:http, the floor's statements and auth, none of this project: ${fmt(yogaCpu)} µs/req vs floor ${fmt(floorCpu)} = **${fmt(floorCpu / yogaCpu, 2)}** (req/s ${fmt(median(y.map((x) => x.rps)))} vs ${fmt(median(f.map((x) => x.rps)))})`,
     );
 
     // Scale: a page deep in a large table should cost what the first page costs (keyset pagination).
-    const scaleDb = join(dir, 'scale.db');
-    const scaleKey = await seedDatabase(scaleDb, scalePets);
-    const big = await startProject(scaleDb);
+    const scaleDb = await benchDatabase(engine, dir, 'scale', scalePets);
+    databases.push(scaleDb);
+    const big = await startProject(scaleDb.url);
     const deep = petCursor({ id: scalePets - 1000 });
     const pages: [string, string][] = [
       ['first page', '/v1/pets?limit=20'],
@@ -190,10 +212,11 @@ async function main(): Promise<void> {
       ['deep page, status=sold', `/v1/pets?limit=20&status=sold&cursor=${deep}`],
     ];
     const latency: Record<string, number> = {};
-    for (const [, path] of pages) await load(big, { method: 'GET', path }, scaleKey, Math.min(2, duration), 2);
+    for (const [, path] of pages) await load({ server: big, request: { method: 'GET', path }, key: scaleDb.key }, Math.min(2, duration), 2);
     for (const [label, path] of pages) {
       const runs: Run[] = [];
-      for (let r = 0; r < rounds; r++) runs.push(await load(big, { method: 'GET', path }, scaleKey, duration, 2));
+      for (let r = 0; r < rounds; r++)
+        runs.push(await load({ server: big, request: { method: 'GET', path }, key: scaleDb.key }, duration, 2));
       latency[label] = median(runs.map((x) => x.mean));
       if (runs.some((x) => x.errors + x.unexpected > 0)) failures.push(label);
     }
@@ -207,6 +230,7 @@ async function main(): Promise<void> {
     console.log(`  no filter:     ${ratio('deep page', 'first page')}`);
     console.log(`  status=sold:   ${ratio('deep page, status=sold', 'first page, status=sold')}`);
   } finally {
+    for (const database of databases) await database.drop();
     rmSync(dir, { recursive: true, force: true });
   }
   if (failures.length > 0) {

@@ -5,30 +5,21 @@
 import { createHash } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { IncomingMessage } from 'node:http';
-import SQLite from 'better-sqlite3';
+import { openFloorStore } from './floor-store.ts';
 import { GraphQLError } from 'graphql';
 import { createSchema, createYoga } from 'graphql-yoga';
 
-const db = new SQLite(process.env.DATABASE_URL ?? '');
-db.pragma('journal_mode = WAL');
-db.pragma('synchronous = NORMAL');
-db.pragma('foreign_keys = ON');
-db.pragma('busy_timeout = 5000');
+const store = openFloorStore(process.env.DATABASE_URL ?? '');
 
-interface Row {
-  id: number;
-  name: string;
-  category_id: number;
-  status: string;
+/** Synchronous on SQLite, as the floor is: a promise only where the driver has one. */
+function then<T, U>(value: T | Promise<T>, next: (value: T) => U): U | Promise<U> {
+  return value instanceof Promise ? value.then(next) : next(value);
 }
-const findKey = db.prepare<[string], { revoked_at: string | null }>('select revoked_at from api_keys where key_hash = ?');
-const list = db.prepare<[number, number], Row>('select id, name, category_id, status from pets where id > ? order by id limit ?');
 
-function authorized(req: IncomingMessage): boolean {
+function authorized(req: IncomingMessage): boolean | Promise<boolean> {
   const match = /^Bearer (psk_[A-Za-z0-9]{40})$/.exec(req.headers.authorization ?? '');
   if (!match?.[1]) return false;
-  const row = findKey.get(createHash('sha256').update(match[1]).digest('hex'));
-  return !!row && row.revoked_at === null;
+  return then(store.findKey(createHash('sha256').update(match[1]).digest('hex')), (row) => !!row && row.revoked_at === null);
 }
 
 const typeDefs = /* GraphQL */ `
@@ -52,12 +43,14 @@ const yoga = createYoga<{ req: IncomingMessage }, { authorized: boolean }>({
       Query: {
         pets: (_: unknown, { first }: { first: number }, { authorized: ok }: { authorized: boolean }) => {
           if (!ok) throw new GraphQLError('A valid API key is required.');
-          return { nodes: list.all(0, first).map((r) => ({ id: r.id, name: r.name, categoryId: r.category_id, status: r.status })) };
+          return then(store.list(0, first), (rows) => ({
+            nodes: rows.map((r) => ({ id: r.id, name: r.name, categoryId: r.category_id, status: r.status })),
+          }));
         },
       },
     },
   }),
-  context: ({ req }) => ({ authorized: authorized(req) }),
+  context: ({ req }) => then(authorized(req), (ok) => ({ authorized: ok })),
   logging: false,
   graphiql: false,
   landingPage: false,
