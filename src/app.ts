@@ -9,6 +9,7 @@ import { createFastify } from './http/create-fastify.ts';
 import type { LogStream } from './http/create-fastify.ts';
 import { rateLimitChecks } from './http/rate-limit-checks.ts';
 import { createRateLimiter } from './http/rate-limiter.ts';
+import { createRedisRateLimiter } from './http/redis-rate-limiter.ts';
 import { useHttpEdge } from './http/use-http-edge.ts';
 import { mountRest } from './rest/mount-rest.ts';
 import { createKeyVerifier } from './services/api-keys/index.ts';
@@ -32,8 +33,14 @@ export async function createApp({ config, database = openDatabase(config.databas
     throw error;
   }
   const verifier = createKeyVerifier(db, dataVersion);
-  const limits = rateLimitChecks(createRateLimiter(), config.rateLimit);
   const { app, log } = createFastify(config, logStream);
+  const limiter = config.redis ? await createRedisRateLimiter({ ...config.redis, log: app.log }) : createRateLimiter();
+  const limits = rateLimitChecks(limiter, config.rateLimit);
+  if (!config.redis && database.engine === 'postgres' && config.rateLimit.perKey > 0) {
+    app.log.warn(
+      'rate limits are counted per instance: several instances on one PostgreSQL each allow the full budget; set REDIS_URL to share them',
+    );
+  }
 
   await useHttpEdge(app, { config, verifier, limits });
   await mountGraphQL(app, {
@@ -49,6 +56,7 @@ export async function createApp({ config, database = openDatabase(config.databas
   app.addHook('onClose', async () => {
     await worker?.stop();
     await verifier.close();
+    await limiter.close();
     await db.destroy();
     log?.flushSync();
   });

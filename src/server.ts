@@ -78,7 +78,7 @@ export async function serve(config: Config): Promise<FastifyInstance> {
     const force = setTimeout(() => {
       app.log.error('shutdown took too long; exiting');
       process.exit(1);
-    }, SHUTDOWN_GRACE_MS);
+    }, SHUTDOWN_GRACE_MS + config.shutdownDelayMs);
     force.unref();
     app.drainAndClose().then(
       () => process.exit(0),

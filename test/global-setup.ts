@@ -1,11 +1,35 @@
+import { Redis } from 'ioredis';
 import pg from 'pg';
 import { ENGINE, TEST_DATABASE_URL } from './helpers/test-database.ts';
+import { TEST_REDIS_URL } from './helpers/test-redis.ts';
+
+/** With TEST_REDIS_URL set, Redis must answer (the run fails, never skips); without, one line says what did not run. */
+async function checkRedis(): Promise<void> {
+  if (TEST_REDIS_URL === '') {
+    process.stdout.write(
+      'Redis tests skipped: budgets shared across instances run with TEST_REDIS_URL=redis://127.0.0.1:6379 (CI sets it).\n',
+    );
+    return;
+  }
+  const redis = new Redis(TEST_REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, connectTimeout: 5_000, retryStrategy: () => null });
+  redis.on('error', () => undefined);
+  try {
+    await redis.connect();
+    await redis.ping();
+  } catch (error) {
+    throw new Error(`TEST_REDIS_URL is set, but Redis cannot be reached: ${error instanceof Error ? error.message : String(error)}`);
+  } finally {
+    redis.disconnect();
+  }
+}
 
 /**
  * Once per run, before any test: on PostgreSQL, the server must answer (a run that cannot reach
  * it fails, never skips); on SQLite, one line says the PostgreSQL run is not part of this one.
+ * The same for Redis.
  */
 export default async function setup(): Promise<void> {
+  await checkRedis();
   if (ENGINE === 'sqlite') {
     process.stdout.write(
       'PostgreSQL run skipped: this run is on SQLite. Run the suite on PostgreSQL with npm run test:pg (or TEST_DATABASE_URL=postgres://… npm test).\n',

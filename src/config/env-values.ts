@@ -1,3 +1,5 @@
+import { isIP } from 'node:net';
+
 /**
  * Readers for one environment variable each: the value, or the fallback when unset or empty.
  * A bad value is reported into `problems` (so every problem is told at once) and the fallback
@@ -67,6 +69,53 @@ export function origins(problems: string[], env: Env): string[] {
       ok = false;
     }
     if (!ok) problems.push(`CORS_ORIGINS must list origins like https://app.example.com, comma-separated (got '${origin}').`);
+  }
+  return list;
+}
+
+export function redisConfig(problems: string[], env: Env): { url: string; keyPrefix: string } | null {
+  const url = env.REDIS_URL;
+  if (url === undefined || url === '') return null;
+  if (!/^rediss?:\/\/[^/]/.test(url)) {
+    problems.push('REDIS_URL must be redis://[user:password@]host[:port][/db] (or rediss://).');
+    return null;
+  }
+  return { url, keyPrefix: env.REDIS_KEY_PREFIX || 'petstore:' };
+}
+
+const NAMED_RANGES = ['loopback', 'linklocal', 'uniquelocal'];
+
+function isAddressOrRange(entry: string): boolean {
+  if (NAMED_RANGES.includes(entry)) return true;
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  return prefix === undefined || (/^[0-9]{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128));
+}
+
+/**
+ * TRUST_PROXY: unset or `false` (off), or the proxies' addresses and CIDRs
+ * (`10.0.0.0/8,127.0.0.1`; `loopback`, `linklocal`, `uniquelocal` name those ranges).
+ * A hop count is refused: it believes whatever the nearest peer says, so a client that reaches
+ * the server directly could forge its address (Fastify 5.12 disables it for the same reason).
+ */
+export function trustProxy(problems: string[], env: Env): false | string[] {
+  const raw = (env.TRUST_PROXY ?? '').trim();
+  if (raw === '' || raw === 'false') return false;
+  if (/^([0-9]+|true)$/.test(raw)) {
+    problems.push(
+      `TRUST_PROXY=${raw} would believe X-Forwarded-For from any peer, so a client reaching the server directly could forge its address; list the proxies' addresses instead (e.g. TRUST_PROXY=10.0.0.0/8 or TRUST_PROXY=loopback).`,
+    );
+    return false;
+  }
+  const list = raw
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
+  const bad = list.filter((entry) => !isAddressOrRange(entry));
+  if (bad.length > 0 || list.length === 0) {
+    problems.push(`TRUST_PROXY must be false or comma-separated addresses or CIDRs of the proxies (got '${raw}').`);
+    return false;
   }
   return list;
 }

@@ -1,4 +1,4 @@
-import { baseUrl, flag, httpUrl, integer, origins } from './env-values.ts';
+import { baseUrl, flag, httpUrl, integer, origins, redisConfig, trustProxy } from './env-values.ts';
 import type { Env } from './env-values.ts';
 
 /** Where the data lives when DATABASE_URL is not set: a SQLite file, folders created. */
@@ -27,6 +27,12 @@ export interface Config {
   corsOrigins: string[];
   rateLimit: RateLimitConfig;
   limits: ServerLimits;
+  /** Redis for budgets shared by every instance; null counts in this process only. */
+  redis: { url: string; keyPrefix: string } | null;
+  /** Which proxies' X-Forwarded-For to believe (Fastify's trustProxy): off, or their addresses/CIDRs. */
+  trustProxy: false | string[];
+  /** After SIGTERM, how long /readyz says 503 while requests are still served, before the listener closes. */
+  shutdownDelayMs: number;
 }
 
 /** Where the data lives and how the server talks to it (src/db reads this; nothing else does). */
@@ -134,6 +140,9 @@ export function loadConfig(env: Env = process.env): Config {
     graphqlIntrospection: flag(problems, env, 'GRAPHQL_INTROSPECTION', nodeEnv !== 'production'),
     delivery: deliveryConfig(problems, env),
     corsOrigins: origins(problems, env),
+    redis: redisConfig(problems, env),
+    trustProxy: trustProxy(problems, env),
+    shutdownDelayMs: integer(problems, env, 'SHUTDOWN_DELAY_MS', 0, 0, 60_000),
     limits: {
       requestTimeoutMs: integer(problems, env, 'REQUEST_TIMEOUT_MS', 30_000, 100, 600_000),
       maxConnections: integer(problems, env, 'MAX_CONNECTIONS', 1_024, 1, 1_000_000),

@@ -39,7 +39,7 @@ export interface GraphQLOptions {
   db: Kysely<Database>;
   log: FastifyBaseLogger;
   /** Charges `count` messages to the caller's quota; throws RATE_LIMITED when fewer are left. */
-  messageQuota?: (context: ServerContext, count: number) => void;
+  messageQuota?: (context: ServerContext, count: number) => void | Promise<void>;
   graphiql?: boolean;
   introspection?: boolean;
   /** Production hides "Did you mean …?" hints, which leak the schema when introspection is off. */

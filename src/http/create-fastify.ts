@@ -36,6 +36,8 @@ export function createFastify(config: Config, logStream?: LogStream): { app: Fas
       // Checked by useRequestChecks, which answers with the Error body; node's check answers with none.
       requireHostHeader: false,
     },
+    // Off by default: then X-Forwarded-For changes nothing; on, it gives request.ip behind those proxies.
+    trustProxy: config.trustProxy,
     genReqId: genRequestId,
     requestIdHeader: false,
     logController: new AccessLogController({ requestIdLogLabel: 'requestId' }),

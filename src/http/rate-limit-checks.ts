@@ -5,6 +5,7 @@ import { RATE_WINDOW_MS } from './rate-limiter.ts';
 import type { RateLimitDecision, RateLimiter } from './rate-limiter.ts';
 
 function announce(reply: FastifyReply, decision: RateLimitDecision): void {
+  if (decision.uncounted) return;
   reply.header('RateLimit-Policy', `"${decision.policy}";q=${decision.limit};w=${RATE_WINDOW_MS / 1000}`);
   reply.header('RateLimit', `"${decision.policy}";r=${decision.remaining};t=${decision.resetSeconds}`);
   if (!decision.allowed) reply.header('Retry-After', String(decision.resetSeconds));
@@ -12,9 +13,17 @@ function announce(reply: FastifyReply, decision: RateLimitDecision): void {
 
 export interface RateLimitChecks {
   /** Every keyed request, after the caller is identified: per key, or per address when the key is not valid. */
-  request(request: FastifyRequest, reply: FastifyReply): void;
+  request(request: FastifyRequest, reply: FastifyReply): void | Promise<void>;
   /** Sending `count` messages: the tighter per-key quota, all or none. */
-  message(request: FastifyRequest, reply: FastifyReply, count?: number): void;
+  message(request: FastifyRequest, reply: FastifyReply, count?: number): void | Promise<void>;
+}
+
+/** Applies the decision now, or when it arrives: the in-memory limiter answers at once, Redis later. */
+function then(
+  decision: RateLimitDecision | Promise<RateLimitDecision>,
+  apply: (decision: RateLimitDecision) => void,
+): void | Promise<void> {
+  return decision instanceof Promise ? decision.then(apply) : apply(decision);
 }
 
 /** The two checks, both throwing RATE_LIMITED (429) when a quota is spent. */
@@ -34,11 +43,13 @@ export function rateLimitChecks(limiter: RateLimiter, limits: RateLimitConfig): 
       const decision = request.principal
         ? limiter.take(`key:${request.principal.keyId}`, 'per-key', limits.perKey)
         : limiter.take(`addr:${request.ip}`, 'per-address-without-key', limits.perAddressWithoutKey);
-      enforce(reply, decision);
+      return then(decision, (d) => enforce(reply, d));
     },
     message(request, reply, count = 1) {
       if (limits.perKey === 0 || !request.principal) return;
-      enforce(reply, limiter.take(`messages:${request.principal.keyId}`, 'messages-per-key', limits.messagesPerKey, count));
+      return then(limiter.take(`messages:${request.principal.keyId}`, 'messages-per-key', limits.messagesPerKey, count), (d) =>
+        enforce(reply, d),
+      );
     },
   };
 }

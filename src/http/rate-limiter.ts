@@ -6,22 +6,30 @@ export interface RateLimitDecision {
   remaining: number;
   /** Seconds until the window resets. */
   resetSeconds: number;
+  /** The count could not be taken (shared store unreachable): allowed, and no headers claim a count. */
+  uncounted?: boolean;
 }
 
 /** Every budget is per minute: the window the RateLimit-Policy header announces (w=60). */
 export const RATE_WINDOW_MS = 60_000;
 
 export interface RateLimiter {
-  /** Takes `cost` units at once, or none when fewer than `cost` are left. */
+  /** Takes `cost` units at once, or none when fewer than `cost` are left. A promise where the count lives elsewhere. */
+  take(bucket: string, policy: string, limit: number, cost?: number, now?: number): RateLimitDecision | Promise<RateLimitDecision>;
+  close(): Promise<void>;
+}
+
+/** The in-memory limiter answers at once. */
+export interface MemoryRateLimiter extends RateLimiter {
   take(bucket: string, policy: string, limit: number, cost?: number, now?: number): RateLimitDecision;
 }
 
 /**
  * Fixed one-minute windows per bucket, in memory: cheap and exact within one process.
- * Several processes behind a balancer each count on their own (a shared store would be
- * the next step).
+ * Several processes behind a balancer each count on their own; REDIS_URL shares the count
+ * (redis-rate-limiter.ts).
  */
-export function createRateLimiter(): RateLimiter {
+export function createRateLimiter(): MemoryRateLimiter {
   const windows = new Map<string, { count: number; resetAt: number }>();
   let takes = 0;
   return {
@@ -42,6 +50,9 @@ export function createRateLimiter(): RateLimiter {
         remaining: limit - window.count,
         resetSeconds: Math.max(1, Math.ceil((window.resetAt - now) / 1000)),
       };
+    },
+    async close() {
+      windows.clear();
     },
   };
 }

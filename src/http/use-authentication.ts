@@ -30,7 +30,7 @@ function identify(verifier: KeyVerifier, request: FastifyRequest): void | Promis
 export interface IdentifyOptions {
   verifier: KeyVerifier;
   /** Counts the request once the caller is known. */
-  rateLimit: (request: FastifyRequest, reply: FastifyReply) => void;
+  rateLimit: (request: FastifyRequest, reply: FastifyReply) => void | Promise<void>;
 }
 
 /**
@@ -47,7 +47,8 @@ export function identifyAndCount({
     if (request.routeOptions.config.unmetered) return;
     const pending = identify(verifier, request);
     if (pending) await pending;
-    rateLimit(request, reply);
+    const counting = rateLimit(request, reply);
+    if (counting) await counting;
   };
 }
 

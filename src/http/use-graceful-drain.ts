@@ -6,25 +6,36 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Stops accepting, lets every request already received finish, then closes the app (and its database). */
     drainAndClose(): Promise<void>;
+    /** True from the moment draining starts: /readyz answers 503 so balancers stop sending here. */
+    readonly draining: boolean;
   }
 }
 
 /** How long bytes already on the wire get to become requests once the listener is closed. */
 const TRANSIT_MS = 250;
 
+export interface GracefulDrainOptions {
+  /** How long to keep serving, with /readyz at 503, before the listener closes (SHUTDOWN_DELAY_MS). */
+  delayMs: number;
+}
+
 /**
- * Graceful drain. Node 20's `server.close()` also drops "idle" connections at once, and a
- * connection whose request is still arriving counts as idle: closing that way resets clients.
- * So: stop listening at the net level, give bytes in transit a moment to become requests,
- * answer with `Connection: close`, wait until every response has ended, and only then drop
- * the idle sockets.
+ * Graceful drain in two steps. First the server says it is leaving (/readyz 503, every response
+ * `Connection: close`) while it still serves, for `delayMs`: time for a balancer's health check
+ * to take it out of rotation, so nothing the balancer sends in that time is refused. Then it
+ * stops listening and finishes what it has.
+ *
+ * Node 20's `server.close()` also drops "idle" connections at once, and a connection whose
+ * request is still arriving counts as idle: closing that way resets clients. So: stop listening
+ * at the net level, give bytes in transit a moment to become requests, wait until every
+ * response has ended, and only then drop the idle sockets.
  *
  * Responses are tracked on node's `request` event and their `close` event, which fires once
  * however a response ends (sent, aborted, or its socket ended by a parse error on the bytes
  * after it), so nothing can stay counted. Fastify's onResponse and onRequestAbort hooks miss
  * that last case.
  */
-export function useGracefulDrain(app: FastifyInstance): void {
+export function useGracefulDrain(app: FastifyInstance, { delayMs }: GracefulDrainOptions): void {
   const open = new Set<ServerResponse>();
   let draining = false;
   let drained: (() => void) | null = null;
@@ -39,9 +50,13 @@ export function useGracefulDrain(app: FastifyInstance): void {
     });
   });
 
+  app.decorate('draining', {
+    getter: () => draining,
+  });
   app.decorate('drainAndClose', async function drainAndClose(this: FastifyInstance) {
     draining = true;
     for (const res of open) if (!res.headersSent) res.shouldKeepAlive = false;
+    if (delayMs > 0 && this.server.listening) await new Promise((resolve) => setTimeout(resolve, delayMs));
     if (this.server.listening) NetServer.prototype.close.call(this.server);
     await new Promise((resolve) => setTimeout(resolve, TRANSIT_MS));
     if (open.size > 0) await new Promise<void>((resolve) => (drained = resolve));

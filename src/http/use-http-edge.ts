@@ -39,7 +39,7 @@ export async function useHttpEdge(app: FastifyInstance, { config, verifier, limi
   useSecurityHeaders(app);
   useRequestChecks(app);
   app.addHook('onRequest', identifyAndCount({ verifier, rateLimit: limits.request }));
-  useGracefulDrain(app);
+  useGracefulDrain(app, { delayMs: config.shutdownDelayMs });
   useErrorBody(app);
   useMethodNotAllowed(app);
   // CORS is off unless origins are listed; then preflight OPTIONS belongs to it, not to the 405s.

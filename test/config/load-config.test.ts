@@ -30,6 +30,41 @@ describe('configuration from the environment', () => {
     expect(config.limits).toEqual({ requestTimeoutMs: 30_000, maxConnections: 1024 });
     expect(config.graphiql).toBe(true);
     expect(config.corsOrigins).toEqual([]);
+    expect(config).toMatchObject({ redis: null, trustProxy: false, shutdownDelayMs: 0 });
+  });
+
+  it('shares budgets through Redis when REDIS_URL is set, under a prefix, and never repeats a bad URL', () => {
+    expect(loadConfig({ REDIS_URL: 'redis://127.0.0.1:6379/2' }).redis).toEqual({
+      url: 'redis://127.0.0.1:6379/2',
+      keyPrefix: 'petstore:',
+    });
+    expect(loadConfig({ REDIS_URL: 'rediss://:pw@cache.example', REDIS_KEY_PREFIX: 'eu1:' }).redis).toEqual({
+      url: 'rediss://:pw@cache.example',
+      keyPrefix: 'eu1:',
+    });
+    const problems = problemsOf({ REDIS_URL: 'http://:secret@cache.example' });
+    expect(problems).toEqual(['REDIS_URL must be redis://[user:password@]host[:port][/db] (or rediss://).']);
+  });
+
+  it('believes X-Forwarded-For only from listed proxies, and refuses settings that believe anyone', () => {
+    expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 127.0.0.1,::1,fd00::/8,loopback' }).trustProxy).toEqual([
+      '10.0.0.0/8',
+      '127.0.0.1',
+      '::1',
+      'fd00::/8',
+      'loopback',
+    ]);
+    for (const value of ['1', 'true']) {
+      expect(problemsOf({ TRUST_PROXY: value })).toEqual([
+        `TRUST_PROXY=${value} would believe X-Forwarded-For from any peer, so a client reaching the server directly could forge its address; list the proxies' addresses instead (e.g. TRUST_PROXY=10.0.0.0/8 or TRUST_PROXY=loopback).`,
+      ]);
+    }
+    for (const value of ['10.0.0.300', '10.0.0.0/33', 'proxy.example', '10.0.0.1/8/1']) {
+      expect(problemsOf({ TRUST_PROXY: value }), value).toEqual([
+        `TRUST_PROXY must be false or comma-separated addresses or CIDRs of the proxies (got '${value}').`,
+      ]);
+    }
   });
 
   it('turns GraphiQL and introspection off in production unless asked', () => {
@@ -46,6 +81,7 @@ describe('configuration from the environment', () => {
         CORS_ORIGINS: 'https://a.example/path',
         MESSAGE_WEBHOOK_URL: 'ftp://x',
         REQUEST_TIMEOUT_MS: '5',
+        SHUTDOWN_DELAY_MS: '-1',
       }),
     ).toEqual([
       "PORT must be an integer from 0 to 65535 (got '70000').",
@@ -53,6 +89,7 @@ describe('configuration from the environment', () => {
       "GRAPHIQL must be true or false (got 'yes').",
       "MESSAGE_WEBHOOK_URL must be an http(s) URL (got 'ftp://x').",
       "CORS_ORIGINS must list origins like https://app.example.com, comma-separated (got 'https://a.example/path').",
+      "SHUTDOWN_DELAY_MS must be an integer from 0 to 60000 (got '-1').",
       "REQUEST_TIMEOUT_MS must be an integer from 100 to 600000 (got '5').",
     ]);
   });

@@ -7,12 +7,14 @@ import { rootFields } from '../root-fields.ts';
  * sendMessage the operation will run, aliases included, is charged before any runs, all or
  * none, so an operation over the quota sends nothing.
  */
-export function useMessageQuota<Context extends ServerContext>(charge: (context: ServerContext, count: number) => void): Plugin<Context> {
+export function useMessageQuota<Context extends ServerContext>(
+  charge: (context: ServerContext, count: number) => void | Promise<void>,
+): Plugin<Context> {
   return {
     onExecute({ args }) {
       const variables = (args.variableValues ?? {}) as Record<string, unknown>;
       const count = rootFields(args.document, args.operationName, variables).filter((name) => name === 'sendMessage').length;
-      if (count > 0) charge(args.contextValue, count);
+      if (count > 0) return charge(args.contextValue, count);
     },
   };
 }

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/types.ts';
+import { AppError } from '../../errors/index.ts';
 import { checkDatabase } from '../../services/health/check-database.ts';
 import { errorResponses } from '../schemas.ts';
 
@@ -30,7 +31,7 @@ export const healthRoutes: FastifyPluginAsync<{ db: Kysely<Database> }> = async 
       config: { unmetered: true },
       schema: {
         operationId: 'readyz',
-        summary: 'Ready: the database answers',
+        summary: 'Ready: the database answers and the server is not shutting down',
         tags: ['health'],
         security: [],
         servers: rootServer,
@@ -38,6 +39,7 @@ export const healthRoutes: FastifyPluginAsync<{ db: Kysely<Database> }> = async 
       },
     },
     async () => {
+      if (app.draining) throw new AppError('NOT_READY', 'The server is shutting down; send requests to another instance.');
       await checkDatabase(db);
       return { status: 'ready' };
     },
