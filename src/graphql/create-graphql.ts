@@ -1,4 +1,5 @@
 // Type only: the module itself is loaded on demand, where GraphiQL is on.
+import { requestDb } from '../http/idempotency-hooks.ts';
 import type { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { useDisableIntrospection } from '@graphql-yoga/plugin-disable-introspection';
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
@@ -69,8 +70,9 @@ export async function createGraphQL({
   return createYoga<ServerContext, GraphQLContext>({
     schema: createSchema<Context>({ typeDefs: loadTypeDefs(), resolvers: resolvers as never }),
     graphqlEndpoint: '/graphql',
-    // The key was checked by the route's onRequest hooks, with REST's code.
-    context: ({ req }) => ({ db, principal: req.principal, requestId: req.id, log: req.log }),
+    // The key was checked by the route's onRequest hooks, with REST's code. A mutation with an
+    // Idempotency-Key runs in its request's transaction, reads included (see idempotency-hooks.ts).
+    context: ({ req }) => ({ db: requestDb(req, db), principal: req.principal, requestId: req.id, log: req.log }),
     maskedErrors: { maskError },
     batching: false,
     // Only CORS_ORIGINS decides, through @fastify/cors on both faces.

@@ -1,4 +1,8 @@
+import { vi } from 'vitest';
+import { petstore } from '../helpers/cli.ts';
 import { describe, expect, it } from '../helpers/fixtures.ts';
+import { rawRequest } from '../helpers/raw-http.ts';
+import { ENGINE, query } from '../helpers/test-database.ts';
 import { createApiKey } from '../../src/services/api-keys/index.ts';
 import { graphql } from '../helpers/graphql.ts';
 import { expectErrorBody } from '../helpers/test-app.ts';
@@ -68,17 +72,31 @@ describe('Idempotency-Key', () => {
     expect((await t.call({ method: 'POST', url: '/v1/pets', payload: { name: 'Fixed', categoryId: 1 }, headers })).statusCode).toBe(201);
   });
 
-  it('lets only one of concurrent requests with one key run', async ({ t }) => {
+  it('lets only one of concurrent requests with one key run; the others wait for its answer (or get 409)', async ({ t }) => {
     const before = await t.count('pets');
     const headers = { 'idempotency-key': 'racing' };
     const results = await Promise.all(
       Array.from({ length: 8 }, () => t.call({ method: 'POST', url: '/v1/pets', payload: { name: 'Race', categoryId: 1 }, headers })),
     );
     expect(await t.count('pets')).toBe(before + 1);
-    for (const res of results) {
-      expect([201, 409]).toContain(res.statusCode);
-      if (res.statusCode === 409) expectErrorBody(res, 'IDEMPOTENCY_KEY_IN_USE');
-    }
+    const created = results.filter((res) => res.statusCode === 201);
+    expect(created.filter((res) => res.headers['idempotent-replayed'] === undefined)).toHaveLength(1);
+    expect(new Set(created.map((res) => res.body)).size).toBe(1);
+    for (const res of results) if (res.statusCode !== 201) expectErrorBody(res, 'IDEMPOTENCY_KEY_IN_USE');
+  });
+
+  it('a GraphQL operation with errors keeps what succeeded, undoes what failed, and keeps no answer: a retry runs again', async ({ t }) => {
+    const sold = await newPet(t);
+    await t.call({ method: 'POST', url: '/v1/store/orders', payload: { petId: sold } });
+    const [pets, orders] = [await t.count('pets'), await t.count('orders')];
+    const mutation = `mutation { a: createPet(input: { name: "kept", categoryId: 1 }) { id } b: placeOrder(input: { petId: "${sold}" }) { id } }`;
+    const headers = { ...t.auth, 'idempotency-key': 'gql-partial' };
+    const first = await graphql(t, mutation, undefined, headers);
+    expect(first.body.errors?.[0]?.extensions).toEqual({ code: 'PET_NOT_AVAILABLE', status: 409 });
+    expect([await t.count('pets'), await t.count('orders')]).toEqual([pets + 1, orders]);
+    const again = await graphql(t, mutation, undefined, headers);
+    expect(again.res.headers['idempotent-replayed']).toBeUndefined();
+    expect(await t.count('pets')).toBe(pets + 2);
   });
 
   it('keeps a key 24 hours: a day-old key is forgotten, and purged', async ({ t }) => {
@@ -132,5 +150,44 @@ describe('Idempotency-Key', () => {
     const query = await graphql(t, '{ pets { totalCount } }', undefined, { ...t.auth, 'idempotency-key': 'gql-create' });
     expect(query.res.statusCode).toBe(200);
     expect(query.res.headers['idempotent-replayed']).toBeUndefined();
+  });
+});
+
+describe.runIf(ENGINE === 'postgres')('Idempotency-Key when the server dies', { timeout: 120_000 }, () => {
+  it('between the work and the kept answer: neither is stored, and a retry runs once', async ({ databaseUrl, serve }) => {
+    const env = { DATABASE_URL: databaseUrl, MESSAGE_DELIVERY: 'false', RATE_LIMIT_PER_MINUTE: '0' };
+    const key = petstore(['keys', 'create', '--account', 'writer'], env).stdout.trim().split('\n').at(-1) ?? '';
+    const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'idempotency-key': 'dies-midway' };
+    const server = await serve(env);
+    // Test-only: keeping the answer sleeps, so the process can be killed after the pet is written and before the answer is kept.
+    await query(
+      databaseUrl,
+      `create function slow_finish() returns trigger language plpgsql as $$ begin perform pg_sleep(2); return new; end $$;
+       create trigger slow_finish before update on idempotency_keys for each row when (new.status_code is not null) execute function slow_finish();`,
+    );
+    const sleeping = async () =>
+      Number((await query<{ n: string }>(databaseUrl, "select count(*) as n from pg_stat_activity where wait_event = 'PgSleep'"))[0]?.n);
+    const body = JSON.stringify({ name: 'Once', categoryId: 1 });
+    const first = rawRequest(server.origin, 'POST', '/v1/pets', headers, body).catch((error: NodeJS.ErrnoException) => error.code);
+    await vi.waitFor(async () => expect(await sleeping()).toBe(1), { timeout: 60_000, interval: 20 });
+    await server.stop('SIGKILL');
+    expect(await first).toBe('ECONNRESET');
+    await query(databaseUrl, 'drop trigger slow_finish on idempotency_keys');
+    // The killed server's session ends once its sleep does; what it had not committed is gone.
+    await vi.waitFor(async () => expect(await sleeping()).toBe(0), { timeout: 60_000, interval: 50 });
+    expect(await query(databaseUrl, 'select name from pets')).toEqual([]);
+
+    const restarted = await serve(env);
+    const retry = await vi.waitFor(
+      async () => {
+        const res = await rawRequest(restarted.origin, 'POST', '/v1/pets', headers, body);
+        expect(res.status).toBe(201);
+        return res;
+      },
+      { timeout: 30_000, interval: 200 },
+    );
+    const replay = await rawRequest(restarted.origin, 'POST', '/v1/pets', headers, body);
+    expect(replay.body).toBe(retry.body);
+    expect(await query(databaseUrl, 'select name from pets')).toEqual([{ name: 'Once' }]);
   });
 });

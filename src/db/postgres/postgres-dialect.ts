@@ -60,10 +60,27 @@ class PostgresConnection implements DatabaseConnection {
     }
   }
 
+  /** A statement without parameters, answering the command PostgreSQL reports (COMMIT may report ROLLBACK). */
+  async command(text: string): Promise<string> {
+    try {
+      return (await this.client.query(text)).command;
+    } catch (error) {
+      const kind = postgresErrorKind(error);
+      if (kind === 'unavailable') this.broken = true;
+      throw new DatabaseError(kind, error);
+    }
+  }
+
   // eslint-disable-next-line require-yield -- nothing here streams; Kysely requires the method
   async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
     throw new DatabaseError('failure', new Error('streaming is not used by this service'));
   }
+}
+
+/** Savepoint names come from in-transaction.ts; checked anyway, since they are spliced into SQL. */
+function savepointName(name: string): string {
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(name)) throw new DatabaseError('failure', new Error(`bad savepoint name ${name}`));
+  return name;
 }
 
 class PostgresDriver implements Driver {
@@ -102,7 +119,23 @@ class PostgresDriver implements Driver {
   }
 
   async commitTransaction(connection: DatabaseConnection): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw('commit'));
+    // A transaction in which a statement failed cannot commit: PostgreSQL answers COMMIT by
+    // rolling back, without an error. Said out loud here, so nothing reports a write that is gone.
+    if ((await (connection as PostgresConnection).command('commit')) === 'ROLLBACK') {
+      throw new DatabaseError('failure', new Error('the transaction was rolled back: a statement in it had failed'));
+    }
+  }
+
+  async savepoint(connection: DatabaseConnection, name: string): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw(`savepoint ${savepointName(name)}`));
+  }
+
+  async rollbackToSavepoint(connection: DatabaseConnection, name: string): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw(`rollback to savepoint ${savepointName(name)}`));
+  }
+
+  async releaseSavepoint(connection: DatabaseConnection, name: string): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw(`release savepoint ${savepointName(name)}`));
   }
 
   async rollbackTransaction(connection: DatabaseConnection): Promise<void> {

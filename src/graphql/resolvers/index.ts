@@ -1,6 +1,7 @@
 import { SafeIntResolver } from 'graphql-scalars';
 import type { Resolvers } from '../__generated__/resolvers-types.ts';
 import { DateTimeScalar } from '../scalars/date-time.ts';
+import { eachOnItsOwn } from './each-on-its-own.ts';
 import { messageResolvers } from './message-resolvers.ts';
 import { orderResolvers } from './order-resolvers.ts';
 import { petResolvers } from './pet-resolvers.ts';
@@ -9,7 +10,7 @@ export const resolvers: Resolvers = {
   SafeInt: SafeIntResolver,
   DateTime: DateTimeScalar,
   Query: { ...petResolvers.Query, ...orderResolvers.Query, ...messageResolvers.Query },
-  Mutation: { ...petResolvers.Mutation, ...orderResolvers.Mutation, ...messageResolvers.Mutation },
+  Mutation: eachOnItsOwn({ ...petResolvers.Mutation, ...orderResolvers.Mutation, ...messageResolvers.Mutation }),
   PetConnection: petResolvers.PetConnection,
   OrderConnection: orderResolvers.OrderConnection,
 };

@@ -1,3 +1,4 @@
+import { requestDb } from '../../http/idempotency-hooks.ts';
 import type { FastifyPluginAsync, preHandlerAsyncHookHandler } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/types.ts';
@@ -38,7 +39,7 @@ export const messagesRoutes: FastifyPluginAsync<MessagesRoutesOptions> = async (
       },
     },
     async (request, reply) => {
-      const message = await sendMessage(db, requirePrincipal(request).accountId, request.body);
+      const message = await sendMessage(requestDb(request, db), requirePrincipal(request).accountId, request.body);
       return reply.code(201).header('Location', `/messages/${message.id}`).send(message);
     },
   );

@@ -5,6 +5,7 @@ import { createPet, getPet, listPets, listPetsQuerySchema, petIdSchema } from '.
 import type { ListPetsQuery } from '../../services/pets/index.ts';
 import { requestNaming } from '../../http/field-naming.ts';
 import { nextLink } from '../next-link.ts';
+import { requestDb } from '../../http/idempotency-hooks.ts';
 import type { IdempotencyHooks } from '../../http/idempotency-hooks.ts';
 import { bearerSecurity, createdResponse, errorResponses, IDEMPOTENT, JSON_BODY, KEYED, pageResponse, ref } from '../schemas.ts';
 
@@ -62,7 +63,7 @@ export const petsRoutes: FastifyPluginAsync<PetsRoutesOptions> = async (app, { d
       },
     },
     async (request, reply) => {
-      const pet = await createPet(db, request.body);
+      const pet = await createPet(requestDb(request, db), request.body);
       return reply.code(201).header('Location', `${linkBase}/pets/${pet.id}`).send(pet);
     },
   );

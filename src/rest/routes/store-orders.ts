@@ -1,3 +1,4 @@
+import { requestDb } from '../../http/idempotency-hooks.ts';
 import type { FastifyPluginAsync } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/types.ts';
@@ -75,7 +76,7 @@ export const storeOrdersRoutes: FastifyPluginAsync<StoreOrdersRoutesOptions> = a
       },
     },
     async (request, reply) => {
-      const order = await placeOrder(db, requirePrincipal(request).accountId, request.body);
+      const order = await placeOrder(requestDb(request, db), requirePrincipal(request).accountId, request.body);
       return reply.code(201).header('Location', `${linkBase}/store/orders/${order.id}`).send(order);
     },
   );

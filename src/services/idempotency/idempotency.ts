@@ -1,12 +1,13 @@
 import { createHash } from 'node:crypto';
-import type { Kysely } from 'kysely';
+import type { ControlledTransaction, Kysely } from 'kysely';
+import { DatabaseError } from '../../db/database-error.ts';
 import type { Database } from '../../db/types.ts';
 import { AppError } from '../../errors/index.ts';
 
 /** Keys are kept this long; a key older than this is new again. */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
-/** A first request still unfinished after this long is taken to have died with its process; a retry may run. */
-export const IDEMPOTENCY_STALE_MS = 60 * 1000;
+/** Rows left unfinished by an earlier version (which claimed outside the work's transaction) give way after this long. */
+const UNFINISHED_STALE_MS = 60 * 1000;
 export const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 
 /** What the first request produced, kept to give a retry: its status, its body, and where what it created lives. */
@@ -16,7 +17,24 @@ export interface StoredResult {
   resourcePath: string | null;
 }
 
-export type IdempotencyStart = { kind: 'first' } | { kind: 'replay'; result: StoredResult };
+/**
+ * A first request holding its key. Its work runs in `db`, one transaction with the key's
+ * claim, so the work and the answer kept for retries commit together or not at all: a
+ * process killed half-way leaves neither, and a retry runs as if it were the first.
+ */
+export interface IdempotentRun {
+  readonly db: Kysely<Database>;
+  /** False once committed or rolled back. */
+  readonly open: boolean;
+  /** Keeps `result` for retries and commits it with the work. */
+  finish(result: StoredResult): Promise<void>;
+  /** Commits the work but not the key (a GraphQL answer with errors): a retry runs again. */
+  release(): Promise<void>;
+  /** Rolls back the work and the claim. */
+  abort(): Promise<void>;
+}
+
+export type IdempotencyStart = { kind: 'first'; run: IdempotentRun } | { kind: 'replay'; result: StoredResult };
 
 export function requestFingerprint(route: string, body: unknown): string {
   return createHash('sha256')
@@ -26,9 +44,57 @@ export function requestFingerprint(route: string, body: unknown): string {
     .digest('hex');
 }
 
+async function purge(db: Kysely<Database>, accountId: number, key: string, now: Date): Promise<void> {
+  const expired = new Date(now.getTime() - IDEMPOTENCY_TTL_MS).toISOString();
+  const stale = new Date(now.getTime() - UNFINISHED_STALE_MS).toISOString();
+  await db
+    .deleteFrom('idempotency_keys')
+    .where((eb) =>
+      eb.or([
+        eb('created_at', '<', expired),
+        eb.and([eb('account_id', '=', accountId), eb('key', '=', key), eb('status_code', 'is', null), eb('created_at', '<', stale)]),
+      ]),
+    )
+    .execute();
+}
+
+function openRun(trx: ControlledTransaction<Database>, accountId: number, key: string): IdempotentRun {
+  let open = true;
+  const end = async (step: () => Promise<void>) => {
+    if (!open) return;
+    open = false;
+    await step();
+  };
+  return {
+    db: trx,
+    get open() {
+      return open;
+    },
+    finish: (result) =>
+      end(async () => {
+        await trx
+          .updateTable('idempotency_keys')
+          .set({ status_code: result.status, response_body: result.body, location: result.resourcePath })
+          .where('account_id', '=', accountId)
+          .where('key', '=', key)
+          .execute();
+        await trx.commit().execute();
+      }),
+    release: () =>
+      end(async () => {
+        await trx.deleteFrom('idempotency_keys').where('account_id', '=', accountId).where('key', '=', key).execute();
+        await trx.commit().execute();
+      }),
+    abort: () => end(() => trx.rollback().execute()),
+  };
+}
+
 /**
- * Claims `key` for this request, or finds what it already answered. The claim is a row
- * with a unique key, so of two concurrent requests with one key only one runs.
+ * Claims `key` for this request, or finds what it already answered. The claim is a row with
+ * a unique key, inserted in the transaction the request's work will run in: a second request
+ * with the key waits at the claim until the first commits (then it gets the replay) or rolls
+ * back (then it runs). One that would wait longer than the database's lock timeout gets
+ * IDEMPOTENCY_KEY_IN_USE.
  */
 export async function startIdempotent(
   db: Kysely<Database>,
@@ -40,55 +106,36 @@ export async function startIdempotent(
   if (!IDEMPOTENCY_KEY_PATTERN.test(key)) {
     throw new AppError('VALIDATION_FAILED', 'Idempotency-Key must be 1-255 visible ASCII characters.');
   }
-  const at = now.toISOString();
-  const expired = new Date(now.getTime() - IDEMPOTENCY_TTL_MS).toISOString();
-  const stale = new Date(now.getTime() - IDEMPOTENCY_STALE_MS).toISOString();
-  // Expired keys (anyone's: this is where they are purged) and an unfinished first request with this key give way.
-  await db
-    .deleteFrom('idempotency_keys')
-    .where((eb) =>
-      eb.or([
-        eb('created_at', '<', expired),
-        eb.and([eb('account_id', '=', accountId), eb('key', '=', key), eb('status_code', 'is', null), eb('created_at', '<', stale)]),
-      ]),
-    )
-    .execute();
-  // ON CONFLICT rather than catching the violation: on PostgreSQL a failed statement would abort a surrounding transaction.
-  const claimed = await db
-    .insertInto('idempotency_keys')
-    .values({ account_id: accountId, key, fingerprint, created_at: at })
-    .onConflict((oc) => oc.columns(['account_id', 'key']).doNothing())
-    .returning('key')
-    .executeTakeFirst();
-  if (claimed) return { kind: 'first' };
-  const row = await db
-    .selectFrom('idempotency_keys')
-    .select(['fingerprint', 'status_code', 'response_body', 'location'])
-    .where('account_id', '=', accountId)
-    .where('key', '=', key)
-    .executeTakeFirst();
-  if (!row) return startIdempotent(db, accountId, key, fingerprint, now);
-  if (row.fingerprint !== fingerprint) throw new AppError('IDEMPOTENCY_KEY_REUSED');
-  if (row.status_code === null || row.response_body === null) throw new AppError('IDEMPOTENCY_KEY_IN_USE');
-  return { kind: 'replay', result: { status: row.status_code, body: row.response_body, resourcePath: row.location } };
-}
-
-/** Keeps a successful result for replays. */
-export async function finishIdempotent(db: Kysely<Database>, accountId: number, key: string, result: StoredResult): Promise<void> {
-  await db
-    .updateTable('idempotency_keys')
-    .set({ status_code: result.status, response_body: result.body, location: result.resourcePath })
-    .where('account_id', '=', accountId)
-    .where('key', '=', key)
-    .execute();
-}
-
-/** Releases the key after a failed request, so a corrected retry with the same key can run. */
-export async function abandonIdempotent(db: Kysely<Database>, accountId: number, key: string): Promise<void> {
-  await db
-    .deleteFrom('idempotency_keys')
-    .where('account_id', '=', accountId)
-    .where('key', '=', key)
-    .where('status_code', 'is', null)
-    .execute();
+  await purge(db, accountId, key, now);
+  for (;;) {
+    const trx = await db.startTransaction().execute();
+    try {
+      // ON CONFLICT rather than catching the violation: on PostgreSQL a failed statement aborts the transaction.
+      const claimed = await trx
+        .insertInto('idempotency_keys')
+        .values({ account_id: accountId, key, fingerprint, created_at: now.toISOString() })
+        .onConflict((oc) => oc.columns(['account_id', 'key']).doNothing())
+        .returning('key')
+        .executeTakeFirst();
+      if (claimed) return { kind: 'first', run: openRun(trx, accountId, key) };
+      const row = await trx
+        .selectFrom('idempotency_keys')
+        .select(['fingerprint', 'status_code', 'response_body', 'location'])
+        .where('account_id', '=', accountId)
+        .where('key', '=', key)
+        .executeTakeFirst();
+      await trx.rollback().execute();
+      // The holder released its key between our two statements: claim again.
+      if (!row) continue;
+      if (row.fingerprint !== fingerprint) throw new AppError('IDEMPOTENCY_KEY_REUSED');
+      if (row.status_code === null || row.response_body === null) throw new AppError('IDEMPOTENCY_KEY_IN_USE');
+      return { kind: 'replay', result: { status: row.status_code, body: row.response_body, resourcePath: row.location } };
+    } catch (error) {
+      if (!trx.isCommitted && !trx.isRolledBack) await trx.rollback().execute();
+      // Waited at the claim past the lock timeout: the first request with this key is still running.
+      if (error instanceof DatabaseError && error.kind === 'busy')
+        throw new AppError('IDEMPOTENCY_KEY_IN_USE', undefined, { cause: error });
+      throw error;
+    }
+  }
 }

@@ -15,8 +15,8 @@ function newMessageId(now: Date): string {
 }
 
 /**
- * Stores the message as `queued` and due now: the outbox row is committed before this
- * returns, so an accepted message survives a crash and the delivery worker finds it.
+ * Stores the message as `queued` and due now: the outbox row is committed before the answer
+ * is sent, so an accepted message survives a crash and the delivery worker finds it.
  */
 export async function sendMessage(db: Kysely<Database>, accountId: number, input: unknown, naming?: FieldNaming): Promise<Message> {
   const { message } = validateInput(input, naming);

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { inTransaction } from '../../db/in-transaction.ts';
 import type { Database } from '../../db/types.ts';
 import { AppError } from '../../errors/index.ts';
 import { createValidator } from '../validation/validator.ts';
@@ -17,7 +18,7 @@ const validateInput = createValidator<AdvanceOrderInput>(advanceOrderSchema);
  */
 export async function advanceOrder(db: Kysely<Database>, accountId: number, orderId: number | string, input: unknown): Promise<Order> {
   const { status } = validateInput(input);
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     const order = await getOrder(trx, accountId, orderId);
     const from = previousStatus(order, status);
     const row = await trx

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { inTransaction } from '../../db/in-transaction.ts';
 import type { Database } from '../../db/types.ts';
 import { AppError } from '../../errors/index.ts';
 import { getOrder } from './get-order.ts';
@@ -6,7 +7,7 @@ import { assertCancellable } from './order-transitions.ts';
 
 /** Cancels an order before delivery: the order is removed and its pet is available again. */
 export async function cancelOrder(db: Kysely<Database>, accountId: number, orderId: number | string): Promise<void> {
-  await db.transaction().execute(async (trx) => {
+  await inTransaction(db, async (trx) => {
     const order = await getOrder(trx, accountId, orderId);
     assertCancellable(order);
     const removed = await trx.deleteFrom('orders').where('id', '=', order.id).where('status', '=', order.status).executeTakeFirst();

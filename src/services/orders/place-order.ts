@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { idInOrder } from '../../db/engine.ts';
+import { inTransaction } from '../../db/in-transaction.ts';
 import type { Database } from '../../db/types.ts';
 import { AppError } from '../../errors/index.ts';
 import { normaliseDateTime } from '../validation/date-time.ts';
@@ -18,7 +19,7 @@ const validateInput = createValidator<PlaceOrderInput>(placeOrderSchema);
 export async function placeOrder(db: Kysely<Database>, accountId: number, input: unknown): Promise<Order> {
   const { petId, quantity = 1, shipDate } = validateInput(input);
   const now = new Date().toISOString();
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     const taken = await trx
       .updateTable('pets')
       .set({ status: 'pending' })

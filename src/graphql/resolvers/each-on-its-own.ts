@@ -1,0 +1,23 @@
+import type { GraphQLResolveInfo } from 'graphql';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/types.ts';
+import { onItsOwn } from '../../services/idempotency/index.ts';
+
+type Resolver<Context> = (parent: unknown, args: never, context: Context, info: GraphQLResolveInfo) => unknown;
+
+/**
+ * Mutation resolvers that each succeed or fail whole when an operation with an Idempotency-Key
+ * runs them in one transaction: a field that fails undoes its own writes and leaves the fields
+ * before it (which the answer reports as done) in place.
+ */
+export function eachOnItsOwn<Context extends { db: Kysely<Database> }, Resolvers extends Record<string, unknown>>(
+  resolvers: Resolvers,
+): Resolvers {
+  const wrapped: Record<string, unknown> = {};
+  for (const [field, resolver] of Object.entries(resolvers)) {
+    const resolve = resolver as Resolver<Context>;
+    wrapped[field] = (parent: unknown, args: never, context: Context, info: GraphQLResolveInfo) =>
+      onItsOwn(context.db, (db) => Promise.resolve(resolve(parent, args, { ...context, db }, info)));
+  }
+  return wrapped as Resolvers;
+}
