@@ -56,9 +56,12 @@ export interface RunningServer {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-/** Starts `petstore serve` and waits until it says it is ready: listening, first-start key (if any) printed. */
+/**
+ * Starts `petstore serve` and waits until it says it is ready: listening, first-start key (if
+ * any) printed. On `env.PORT` when given (a restart behind a balancer), else on a free port.
+ */
 export async function startServer(env: Record<string, string>): Promise<RunningServer> {
-  const port = await freePort();
+  const port = env.PORT ? Number(env.PORT) : await freePort();
   const child = spawn(process.execPath, [BIN, 'serve'], {
     env: { ...process.env, LOG_LEVEL: 'warn', ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'pipe', 'pipe'],

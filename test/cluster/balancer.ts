@@ -1,0 +1,51 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { waitFor } from '../helpers/webhook-receiver.ts';
+
+const CONFIG = fileURLToPath(new URL('../../deploy/haproxy.cfg', import.meta.url));
+const HAPROXY = process.env.HAPROXY_BIN ?? 'haproxy';
+
+export interface Balancer {
+  origin: string;
+  output(): string;
+  stop(): Promise<void>;
+}
+
+/** HAProxy with the committed config (deploy/haproxy.cfg) in front of `backends` (host:port each). */
+export async function startBalancer(port: number, backends: string[]): Promise<Balancer> {
+  const env = {
+    ...process.env,
+    PETSTORE_LISTEN: `127.0.0.1:${port}`,
+    ...Object.fromEntries(backends.map((address, i) => [`PETSTORE_APP${i + 1}`, address])),
+  };
+  const check = spawnSync(HAPROXY, ['-c', '-q', '-f', CONFIG], { env, encoding: 'utf8' });
+  if (check.error) throw new Error(`HAProxy is needed for the cluster test (apt-get install haproxy): ${check.error.message}`);
+  if (check.status !== 0) throw new Error(`deploy/haproxy.cfg does not load: ${check.stdout}${check.stderr}`);
+
+  // -db: in the foreground, so the test owns the process and stops it by its pid.
+  const child = spawn(HAPROXY, ['-db', '-f', CONFIG], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout.on('data', (d: Buffer) => (output += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (output += d.toString()));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const origin = `http://127.0.0.1:${port}`;
+  await waitFor(
+    async () => {
+      if (child.exitCode !== null) throw new Error(`HAProxy exited: ${output}`);
+      return fetch(`${origin}/healthz`).then(
+        (r) => r.ok,
+        () => false,
+      );
+    },
+    30_000,
+    'HAProxy to answer',
+  );
+  return {
+    origin,
+    output: () => output,
+    stop: async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}

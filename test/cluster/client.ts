@@ -1,0 +1,73 @@
+/** One request's fate, as the client saw it; status 0 means no answer at all. */
+export interface Outcome {
+  at: number;
+  /** When the answer (or the failure) came. */
+  end: number;
+  /** Why no answer came (status 0). */
+  error?: string;
+  method: string;
+  path: string;
+  keyed: boolean;
+  status: number;
+}
+
+export interface Answer {
+  status: number;
+  headers: Headers;
+  body: unknown;
+}
+
+export interface CallOptions {
+  key: string;
+  body?: unknown;
+  idempotencyKey?: string;
+}
+
+/** A client of the cluster that logs every outcome (for the failure counts by time window). */
+export class Client {
+  readonly outcomes: Outcome[] = [];
+
+  async call(origin: string, method: string, path: string, { key, body, idempotencyKey }: CallOptions): Promise<Answer> {
+    const headers: Record<string, string> = { authorization: `Bearer ${key}` };
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    if (idempotencyKey) headers['idempotency-key'] = idempotencyKey;
+    const outcome: Outcome = { at: Date.now(), end: 0, method, path, keyed: idempotencyKey !== undefined, status: 0 };
+    this.outcomes.push(outcome);
+    try {
+      const res = await fetch(`${origin}${path}`, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal: AbortSignal.timeout(45_000),
+      });
+      const text = await res.text();
+      outcome.status = res.status;
+      outcome.end = Date.now();
+      let parsed: unknown = text;
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        // HAProxy's own error pages are HTML; the status says enough.
+      }
+      return { status: res.status, headers: res.headers, body: parsed };
+    } catch (error) {
+      outcome.end = Date.now();
+      outcome.error = error instanceof Error ? `${error.message} ${String(error.cause ?? '')}` : String(error);
+      return { status: 0, headers: new Headers(), body: null };
+    }
+  }
+}
+
+/** The path of the `rel="next"` link, or null on the last page. */
+export function nextPath(headers: Headers): string | null {
+  const match = /<([^>]+)>; rel="next"/.exec(headers.get('link') ?? '');
+  return match?.[1] ?? null;
+}
+
+/** True for an answer a client should retry with the same Idempotency-Key: no answer, the balancer's, busy, or the key in use. */
+export function retryable({ status, body }: Answer): boolean {
+  const code = typeof body === 'object' && body !== null && 'code' in body ? body.code : null;
+  return status === 0 || status === 502 || status === 503 || status === 504 || code === 'IDEMPOTENCY_KEY_IN_USE';
+}
+
+export const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -1,0 +1,43 @@
+import type { RunningServer } from '../helpers/cli.ts';
+import { freePort } from '../helpers/cli.ts';
+
+export interface Instance {
+  port: number;
+  origin: string;
+  server: RunningServer;
+}
+
+/** Identical instances on fixed ports (the balancer's config names them), restartable in place. */
+export class Instances {
+  private constructor(
+    readonly list: Instance[],
+    private readonly start: (env: Record<string, string>) => Promise<RunningServer>,
+    private readonly env: Record<string, string>,
+  ) {}
+
+  /** Starts `count` instances at once, as a deployment's first start does. */
+  static async launch(count: number, start: (env: Record<string, string>) => Promise<RunningServer>, env: Record<string, string>) {
+    const ports = await Promise.all(Array.from({ length: count }, () => freePort()));
+    const servers = await Promise.all(ports.map((port) => start({ ...env, PORT: String(port) })));
+    return new Instances(
+      servers.map((server, i) => ({ port: ports[i] ?? 0, origin: server.origin, server })),
+      start,
+      env,
+    );
+  }
+
+  at(index: number): Instance {
+    const instance = this.list[index];
+    if (!instance) throw new Error(`no instance ${index}`);
+    return instance;
+  }
+
+  /** Stops instance `index` with `signal`, waits for its exit, and starts it again on its port. Resolves with its exit code. */
+  async restart(index: number, signal: NodeJS.Signals, downMs = 0): Promise<number | null> {
+    const instance = this.at(index);
+    const code = await instance.server.stop(signal);
+    if (downMs > 0) await new Promise((resolve) => setTimeout(resolve, downMs));
+    instance.server = await this.start({ ...this.env, PORT: String(instance.port) });
+    return code;
+  }
+}
