@@ -19,6 +19,8 @@ const config: CodegenConfig = {
           Message: '../../services/messages/index.ts#Message',
           Order: '../../services/orders/index.ts#Order',
           OrderConnection: '../../services/orders/index.ts#OrderPage',
+          CancelOrderPayload: '../../services/orders/index.ts#Order',
+          PageInfo: '../resolvers/connection.ts#PageInfo',
         },
         scalars: {
           SafeInt: 'number',

@@ -107,7 +107,7 @@ const BY_ID = (param: string) => ({ [`Path parameter '${param}'`]: "Argument 'id
 const MESSAGE = { "Field 'message'": "Argument 'message'" };
 
 interface Case {
-  rest: { method?: 'GET' | 'POST'; url: string; payload?: unknown };
+  rest: { method?: 'GET' | 'POST' | 'PATCH' | 'DELETE'; url: string; payload?: unknown };
   graphql: { query: string; variables?: Record<string, unknown> };
   code: string;
   renames?: Record<string, string>;
@@ -115,14 +115,27 @@ interface Case {
 
 let available: string;
 let taken: string;
+/** An order just placed, and one delivered: neither changes, as every case below is refused. */
+let placed: string;
+let delivered: string;
 it.beforeAll(async ({ t }) => {
-  available = String((await t.call({ method: 'POST', url: '/v1/pets', payload: { name: 'For sale', categoryId: 1 } })).json().id);
-  taken = String((await t.call({ method: 'POST', url: '/v1/pets', payload: { name: 'Sold', categoryId: 1, status: 'sold' } })).json().id);
+  const pet = async (status: string) =>
+    String((await t.call({ method: 'POST', url: '/v1/pets', payload: { name: 'Stock', categoryId: 1, status } })).json().id);
+  const order = async () =>
+    String((await t.call({ method: 'POST', url: '/v1/store/orders', payload: { petId: Number(await pet('available')) } })).json().id);
+  available = await pet('available');
+  taken = await pet('sold');
+  placed = await order();
+  delivered = await order();
+  for (const status of ['approved', 'delivered'])
+    await t.call({ method: 'PATCH', url: `/v1/store/orders/${delivered}`, payload: { status } });
 });
 
 const PLACE = 'mutation($i: PlaceOrderInput!) { placeOrder(input: $i) { id } }';
 const CREATE = 'mutation($i: NewPetInput!) { createPet(input: $i) { id } }';
 const SEND = 'mutation($m: String!) { sendMessage(message: $m) { id } }';
+const ADVANCE = 'mutation($id: ID!, $s: OrderStatus!) { advanceOrder(id: $id, status: $s) { id } }';
+const CANCEL = 'mutation($id: ID!) { cancelOrder(id: $id) { cancelledOrderId } }';
 const ordersCursor = Buffer.from('orders:1').toString('base64url');
 const petsCursor = Buffer.from('pets:1').toString('base64url');
 const TOO_BIG = '9007199254740992';
@@ -281,6 +294,66 @@ const cases: CaseEntry[] = [
       rest: { method: 'POST', url: '/v1/store/orders', payload: { petId: Number(available), shipDate: 'tomorrow' } },
       graphql: { query: PLACE, variables: { i: { petId: available, shipDate: 'tomorrow' } } },
       code: 'VALIDATION_FAILED',
+    }),
+  ],
+  // advanceStoreOrder / advanceOrder
+  [
+    'advanceOrder: absent',
+    () => ({
+      rest: { method: 'PATCH', url: '/v1/store/orders/424242', payload: { status: 'approved' } },
+      graphql: { query: ADVANCE, variables: { id: '424242', s: 'approved' } },
+      code: 'ORDER_NOT_FOUND',
+    }),
+  ],
+  [
+    'advanceOrder: id 0',
+    () => ({
+      rest: { method: 'PATCH', url: '/v1/store/orders/0', payload: { status: 'approved' } },
+      graphql: { query: ADVANCE, variables: { id: '0', s: 'approved' } },
+      code: 'VALIDATION_FAILED',
+      renames: BY_ID('orderId'),
+    }),
+  ],
+  [
+    'advanceOrder: a skipped step',
+    () => ({
+      rest: { method: 'PATCH', url: `/v1/store/orders/${placed}`, payload: { status: 'delivered' } },
+      graphql: { query: ADVANCE, variables: { id: placed, s: 'delivered' } },
+      code: 'INVALID_ORDER_TRANSITION',
+    }),
+  ],
+  [
+    'advanceOrder: back to placed',
+    () => ({
+      rest: { method: 'PATCH', url: `/v1/store/orders/${placed}`, payload: { status: 'placed' } },
+      graphql: { query: ADVANCE, variables: { id: placed, s: 'placed' } },
+      code: 'INVALID_ORDER_TRANSITION',
+    }),
+  ],
+  // cancelStoreOrder / cancelOrder
+  [
+    'cancelOrder: absent',
+    () => ({
+      rest: { method: 'DELETE', url: '/v1/store/orders/424242' },
+      graphql: { query: CANCEL, variables: { id: '424242' } },
+      code: 'ORDER_NOT_FOUND',
+    }),
+  ],
+  [
+    'cancelOrder: id over 2^53-1',
+    () => ({
+      rest: { method: 'DELETE', url: `/v1/store/orders/${TOO_BIG}` },
+      graphql: { query: CANCEL, variables: { id: TOO_BIG } },
+      code: 'VALIDATION_FAILED',
+      renames: BY_ID('orderId'),
+    }),
+  ],
+  [
+    'cancelOrder: delivered',
+    () => ({
+      rest: { method: 'DELETE', url: `/v1/store/orders/${delivered}` },
+      graphql: { query: CANCEL, variables: { id: delivered } },
+      code: 'INVALID_ORDER_TRANSITION',
     }),
   ],
   // sendMessage

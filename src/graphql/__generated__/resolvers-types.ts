@@ -2,6 +2,7 @@ import type { GraphQLResolveInfo, GraphQLScalarType, GraphQLScalarTypeConfig } f
 import type { Pet as PetModel, PetPage as PetPageModel } from '../../services/pets/index.ts';
 import type { Message as MessageModel } from '../../services/messages/index.ts';
 import type { Order as OrderModel, OrderPage as OrderPageModel } from '../../services/orders/index.ts';
+import type { PageInfo as PageInfoModel } from '../resolvers/connection.ts';
 import type { GraphQLContext } from '../context.ts';
 export type Maybe<T> = T | null;
 export type InputMaybe<T> = Maybe<T>;
@@ -25,6 +26,14 @@ export type Scalars = {
    * Larger values are rejected with an error, never rounded.
    */
   SafeInt: { input: number; output: number; }
+};
+
+/** What cancelOrder leaves: the order is gone, its pet available again. */
+export type CancelOrderPayload = {
+  __typename?: 'CancelOrderPayload';
+  /** The id the cancelled order had. */
+  cancelledOrderId: Scalars['ID']['output'];
+  pet: Pet;
 };
 
 /** A message of the quickstart exchange; the same record as REST's /messages. */
@@ -54,12 +63,34 @@ export type MessageStatus =
 
 export type Mutation = {
   __typename?: 'Mutation';
+  /**
+   * Moves one of your orders one step forward (experimental; REST: PATCH /v1/store/orders/{orderId}):
+   * placed → approved → delivered. Delivery completes the order and sells the pet; a skipped or
+   * backward step is INVALID_ORDER_TRANSITION.
+   */
+  advanceOrder: Order;
+  /**
+   * Cancels one of your orders before delivery (experimental; REST: DELETE /v1/store/orders/{orderId}):
+   * the order is removed and its pet is available again. A delivered order is INVALID_ORDER_TRANSITION.
+   */
+  cancelOrder: CancelOrderPayload;
   /** Adds a pet (REST: POST /v1/pets). */
   createPet: Pet;
   /** Orders an available pet (experimental); PET_NOT_AVAILABLE when someone else was first. */
   placeOrder: Order;
   /** Queues a message (REST: POST /messages). 1-4096 characters. */
   sendMessage: Message;
+};
+
+
+export type MutationAdvanceOrderArgs = {
+  id: Scalars['ID']['input'];
+  status: OrderStatus;
+};
+
+
+export type MutationCancelOrderArgs = {
+  id: Scalars['ID']['input'];
 };
 
 
@@ -92,6 +123,8 @@ export type Order = {
   /** True once delivered. */
   complete: Scalars['Boolean']['output'];
   id: Scalars['ID']['output'];
+  /** The ordered pet, as it is now. */
+  pet: Pet;
   petId: Scalars['ID']['output'];
   quantity: Scalars['Int']['output'];
   shipDate?: Maybe<Scalars['DateTime']['output']>;
@@ -119,10 +152,19 @@ export type OrderStatus =
   | 'delivered'
   | 'placed';
 
+/**
+ * Where a page sits in its list (Relay's PageInfo). `hasNextPage` and `hasPreviousPage` are exact
+ * in both directions; the one that looks behind the cursor you passed costs a query, run only when
+ * selected.
+ */
 export type PageInfo = {
   __typename?: 'PageInfo';
+  /** The cursor of the last edge; null on an empty page. */
   endCursor?: Maybe<Scalars['String']['output']>;
   hasNextPage: Scalars['Boolean']['output'];
+  hasPreviousPage: Scalars['Boolean']['output'];
+  /** The cursor of the first edge; null on an empty page. */
+  startCursor?: Maybe<Scalars['String']['output']>;
 };
 
 /** An animal of the store's catalogue; the same record as REST's Pet. */
@@ -133,6 +175,8 @@ export type Pet = {
   /** Unique identifier assigned on creation (REST's integer id, as a string). */
   id: Scalars['ID']['output'];
   name: Scalars['String']['output'];
+  /** Your orders of this pet, oldest first (another account's orders are not shown); [] when none. */
+  orders: Array<Order>;
   status: PetStatus;
 };
 
@@ -172,7 +216,7 @@ export type Query = {
   message?: Maybe<Message>;
   /** One of your orders, or null with ORDER_NOT_FOUND (experimental). */
   order?: Maybe<Order>;
-  /** Your orders in ascending id order (experimental). Same paging rules as pets. */
+  /** Your orders in ascending id order (experimental). Same paging rules as pets, both ways. */
   orders: OrderConnection;
   /**
    * One pet by id, or null with a PET_NOT_FOUND error.
@@ -180,8 +224,9 @@ export type Query = {
    */
   pet?: Maybe<Pet>;
   /**
-   * Pets in ascending id order, a page at a time. `first` is 1-100 (default 20), like REST's `limit`;
-   * `after` takes an endCursor, or the cursor of a REST Link header.
+   * Pets in ascending id order, a page at a time. Forward: `first` is 1-100 (default 20), like
+   * REST's `limit`; `after` takes an endCursor, or the cursor of a REST Link header. Backward:
+   * `last` (1-100) and `before` (a startCursor, or any edge's cursor). Pass one pair, not both.
    */
   pets: PetConnection;
 };
@@ -199,7 +244,9 @@ export type QueryOrderArgs = {
 
 export type QueryOrdersArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
+  last?: InputMaybe<Scalars['Int']['input']>;
   status?: InputMaybe<OrderStatus>;
 };
 
@@ -211,7 +258,9 @@ export type QueryPetArgs = {
 
 export type QueryPetsArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
+  last?: InputMaybe<Scalars['Int']['input']>;
   status?: InputMaybe<PetStatus>;
 };
 
@@ -289,6 +338,7 @@ export type DirectiveResolverFn<TResult = Record<PropertyKey, never>, TParent = 
 /** Mapping between all available schema types and the resolvers types */
 export type ResolversTypes = {
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
+  CancelOrderPayload: ResolverTypeWrapper<OrderModel>;
   DateTime: ResolverTypeWrapper<Scalars['DateTime']['output']>;
   ID: ResolverTypeWrapper<Scalars['ID']['output']>;
   Int: ResolverTypeWrapper<Scalars['Int']['output']>;
@@ -300,7 +350,7 @@ export type ResolversTypes = {
   OrderConnection: ResolverTypeWrapper<OrderPageModel>;
   OrderEdge: ResolverTypeWrapper<Omit<OrderEdge, 'node'> & { node: ResolversTypes['Order'] }>;
   OrderStatus: OrderStatus;
-  PageInfo: ResolverTypeWrapper<PageInfo>;
+  PageInfo: ResolverTypeWrapper<PageInfoModel>;
   Pet: ResolverTypeWrapper<PetModel>;
   PetConnection: ResolverTypeWrapper<PetPageModel>;
   PetEdge: ResolverTypeWrapper<Omit<PetEdge, 'node'> & { node: ResolversTypes['Pet'] }>;
@@ -314,6 +364,7 @@ export type ResolversTypes = {
 /** Mapping between all available schema types and the resolvers parents */
 export type ResolversParentTypes = {
   Boolean: Scalars['Boolean']['output'];
+  CancelOrderPayload: OrderModel;
   DateTime: Scalars['DateTime']['output'];
   ID: Scalars['ID']['output'];
   Int: Scalars['Int']['output'];
@@ -323,7 +374,7 @@ export type ResolversParentTypes = {
   Order: OrderModel;
   OrderConnection: OrderPageModel;
   OrderEdge: Omit<OrderEdge, 'node'> & { node: ResolversParentTypes['Order'] };
-  PageInfo: PageInfo;
+  PageInfo: PageInfoModel;
   Pet: PetModel;
   PetConnection: PetPageModel;
   PetEdge: Omit<PetEdge, 'node'> & { node: ResolversParentTypes['Pet'] };
@@ -331,6 +382,11 @@ export type ResolversParentTypes = {
   Query: Record<PropertyKey, never>;
   SafeInt: Scalars['SafeInt']['output'];
   String: Scalars['String']['output'];
+};
+
+export type CancelOrderPayloadResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['CancelOrderPayload'] = ResolversParentTypes['CancelOrderPayload']> = {
+  cancelledOrderId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  pet?: Resolver<ResolversTypes['Pet'], ParentType, ContextType>;
 };
 
 export interface DateTimeScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['DateTime'], any> {
@@ -348,6 +404,8 @@ export type MessageResolvers<ContextType = GraphQLContext, ParentType extends Re
 };
 
 export type MutationResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = {
+  advanceOrder?: Resolver<ResolversTypes['Order'], ParentType, ContextType, RequireFields<MutationAdvanceOrderArgs, 'id' | 'status'>>;
+  cancelOrder?: Resolver<ResolversTypes['CancelOrderPayload'], ParentType, ContextType, RequireFields<MutationCancelOrderArgs, 'id'>>;
   createPet?: Resolver<ResolversTypes['Pet'], ParentType, ContextType, RequireFields<MutationCreatePetArgs, 'input'>>;
   placeOrder?: Resolver<ResolversTypes['Order'], ParentType, ContextType, RequireFields<MutationPlaceOrderArgs, 'input'>>;
   sendMessage?: Resolver<ResolversTypes['Message'], ParentType, ContextType, RequireFields<MutationSendMessageArgs, 'message'>>;
@@ -356,6 +414,7 @@ export type MutationResolvers<ContextType = GraphQLContext, ParentType extends R
 export type OrderResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Order'] = ResolversParentTypes['Order']> = {
   complete?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  pet?: Resolver<ResolversTypes['Pet'], ParentType, ContextType>;
   petId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   quantity?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   shipDate?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
@@ -377,12 +436,15 @@ export type OrderEdgeResolvers<ContextType = GraphQLContext, ParentType extends 
 export type PageInfoResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['PageInfo'] = ResolversParentTypes['PageInfo']> = {
   endCursor?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   hasNextPage?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  hasPreviousPage?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  startCursor?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
 };
 
 export type PetResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Pet'] = ResolversParentTypes['Pet']> = {
   categoryId?: Resolver<ResolversTypes['SafeInt'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  orders?: Resolver<Array<ResolversTypes['Order']>, ParentType, ContextType>;
   status?: Resolver<ResolversTypes['PetStatus'], ParentType, ContextType>;
 };
 
@@ -401,9 +463,9 @@ export type PetEdgeResolvers<ContextType = GraphQLContext, ParentType extends Re
 export type QueryResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {
   message?: Resolver<Maybe<ResolversTypes['Message']>, ParentType, ContextType, RequireFields<QueryMessageArgs, 'id'>>;
   order?: Resolver<Maybe<ResolversTypes['Order']>, ParentType, ContextType, RequireFields<QueryOrderArgs, 'id'>>;
-  orders?: Resolver<ResolversTypes['OrderConnection'], ParentType, ContextType, RequireFields<QueryOrdersArgs, 'first'>>;
+  orders?: Resolver<ResolversTypes['OrderConnection'], ParentType, ContextType, Partial<QueryOrdersArgs>>;
   pet?: Resolver<Maybe<ResolversTypes['Pet']>, ParentType, ContextType, RequireFields<QueryPetArgs, 'id'>>;
-  pets?: Resolver<ResolversTypes['PetConnection'], ParentType, ContextType, RequireFields<QueryPetsArgs, 'first'>>;
+  pets?: Resolver<ResolversTypes['PetConnection'], ParentType, ContextType, Partial<QueryPetsArgs>>;
 };
 
 export interface SafeIntScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['SafeInt'], any> {
@@ -411,6 +473,7 @@ export interface SafeIntScalarConfig extends GraphQLScalarTypeConfig<ResolversTy
 }
 
 export type Resolvers<ContextType = GraphQLContext> = {
+  CancelOrderPayload?: CancelOrderPayloadResolvers<ContextType>;
   DateTime?: GraphQLScalarType;
   Message?: MessageResolvers<ContextType>;
   Mutation?: MutationResolvers<ContextType>;

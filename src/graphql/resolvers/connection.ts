@@ -1,16 +1,74 @@
-import type { Page } from '../../services/pagination/keyset-page.ts';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/types.ts';
+import { AppError } from '../../errors/index.ts';
+import type { Direction, Page } from '../../services/pagination/keyset-page.ts';
+import { argumentNaming, LIST_ARGUMENTS } from '../argument-naming.ts';
+import type { FieldNaming } from '../../services/validation/describe-issue.ts';
+
+/** What PageInfo's fields are read from: the two flags may need a query, run only when selected. */
+export interface PageInfo {
+  startCursor: string | null;
+  endCursor: string | null;
+  hasNextPage: () => boolean | Promise<boolean>;
+  hasPreviousPage: () => boolean | Promise<boolean>;
+}
+
+export interface PagingArguments {
+  first?: number | null;
+  after?: string | null;
+  last?: number | null;
+  before?: string | null;
+}
+
+/** The service's list query for Relay's arguments: forward with first/after, backward with last/before. */
+export interface PageRequest {
+  query: { limit: number | undefined; cursor: string | undefined };
+  naming: FieldNaming;
+  direction: Direction;
+}
+
+const BACKWARD_ARGUMENTS = argumentNaming({ limit: 'last', cursor: 'before' });
+
+/** An explicit `first: null` is refused as REST refuses `limit=`; only an absent argument takes the default. */
+export function pageRequest({ first, after, last, before }: PagingArguments): PageRequest {
+  const forward = first !== undefined || after != null;
+  const backward = last !== undefined || before != null;
+  if (forward && backward) {
+    throw new AppError('VALIDATION_FAILED', "Pass either 'first'/'after' (forward) or 'last'/'before' (backward), not both.");
+  }
+  // A null limit goes on to the service's validator, which refuses it in the client's words.
+  return backward
+    ? { query: { limit: last as number | undefined, cursor: before ?? undefined }, naming: BACKWARD_ARGUMENTS, direction: 'backward' }
+    : { query: { limit: first as number | undefined, cursor: after ?? undefined }, naming: LIST_ARGUMENTS, direction: 'forward' };
+}
 
 /**
- * The Relay connection fields of a service page: every edge's cursor is the one REST
- * would put in its Link header, so cursors cross between the two surfaces.
+ * The Relay connection fields of a service page: every edge's cursor is the one REST would put
+ * in its Link header, so cursors cross between the two surfaces. `anyBehind` answers whether
+ * items lie behind the cursor the page was read from (the flag for the side the client came from).
  */
-export function connectionFields<T>(cursorOf: (item: T) => string) {
+export function connectionFields<T, P extends Page<T>>(
+  cursorOf: (item: T) => string,
+  anyBehind: (db: Kysely<Database>, page: P) => Promise<boolean>,
+) {
   return {
-    edges: (page: Page<T>) => page.items.map((node) => ({ cursor: cursorOf(node), node })),
-    nodes: (page: Page<T>) => page.items,
-    pageInfo: (page: Page<T>) => {
+    edges: (page: P) => page.items.map((node) => ({ cursor: cursorOf(node), node })),
+    nodes: (page: P) => page.items,
+    pageInfo: (page: P, _args: unknown, { db }: { db: Kysely<Database> }): PageInfo => {
+      const [first] = page.items;
       const last = page.items.at(-1);
-      return { hasNextPage: page.nextCursor !== null, endCursor: last ? cursorOf(last) : null };
+      const forward = page.direction === 'forward';
+      return {
+        startCursor: first ? cursorOf(first) : null,
+        endCursor: last ? cursorOf(last) : null,
+        hasNextPage: forward ? () => page.nextCursor !== null : () => anyBehind(db, page),
+        hasPreviousPage: forward ? () => anyBehind(db, page) : () => page.morePreceding,
+      };
     },
   };
 }
+
+export const pageInfoResolvers = {
+  hasNextPage: (info: PageInfo) => info.hasNextPage(),
+  hasPreviousPage: (info: PageInfo) => info.hasPreviousPage(),
+};

@@ -1,6 +1,7 @@
 import { SafeIntResolver } from 'graphql-scalars';
 import type { Resolvers } from '../__generated__/resolvers-types.ts';
 import { DateTimeScalar } from '../scalars/date-time.ts';
+import { pageInfoResolvers } from './connection.ts';
 import { eachOnItsOwn } from './each-on-its-own.ts';
 import { messageResolvers } from './message-resolvers.ts';
 import { orderResolvers } from './order-resolvers.ts';
@@ -11,6 +12,10 @@ export const resolvers: Resolvers = {
   DateTime: DateTimeScalar,
   Query: { ...petResolvers.Query, ...orderResolvers.Query, ...messageResolvers.Query },
   Mutation: eachOnItsOwn({ ...petResolvers.Mutation, ...orderResolvers.Mutation, ...messageResolvers.Mutation }),
+  Pet: petResolvers.Pet,
+  Order: orderResolvers.Order,
+  CancelOrderPayload: orderResolvers.CancelOrderPayload,
   PetConnection: petResolvers.PetConnection,
   OrderConnection: orderResolvers.OrderConnection,
+  PageInfo: pageInfoResolvers,
 };

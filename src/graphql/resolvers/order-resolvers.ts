@@ -1,22 +1,29 @@
 import { requirePrincipal } from '../../services/api-keys/index.ts';
-import { countOrders, getOrder, listOrders, orderCursor, placeOrder } from '../../services/orders/index.ts';
-import type { Order } from '../../services/orders/index.ts';
+import {
+  advanceOrder,
+  anyOrdersBehind,
+  cancelOrder,
+  countOrders,
+  getOrder,
+  listOrders,
+  orderCursor,
+  placeOrder,
+} from '../../services/orders/index.ts';
+import type { Order, OrderPage } from '../../services/orders/index.ts';
 import { parseId } from '../../services/validation/parse-id.ts';
 import type { Resolvers } from '../__generated__/resolvers-types.ts';
-import { argumentNaming, LIST_ARGUMENTS } from '../argument-naming.ts';
-import { connectionFields } from './connection.ts';
+import { argumentNaming } from '../argument-naming.ts';
+import { loadersOf } from '../loaders.ts';
+import { connectionFields, pageRequest } from './connection.ts';
 
 const ID_ARGUMENT = argumentNaming({ orderId: 'id' });
 
 export const orderResolvers: Resolvers = {
   Query: {
-    orders: (_parent, { first, after, status }, context) =>
-      listOrders(
-        context.db,
-        requirePrincipal(context).accountId,
-        { limit: first, cursor: after ?? undefined, status: status ?? undefined },
-        LIST_ARGUMENTS,
-      ),
+    orders: (_parent, { status, ...paging }, context) => {
+      const { query, naming, direction } = pageRequest(paging);
+      return listOrders(context.db, requirePrincipal(context).accountId, { ...query, status: status ?? undefined }, naming, direction);
+    },
     order: (_parent, { id }, context) => getOrder(context.db, requirePrincipal(context).accountId, id, ID_ARGUMENT),
   },
   Mutation: {
@@ -26,9 +33,19 @@ export const orderResolvers: Resolvers = {
         ...(input.quantity != null ? { quantity: input.quantity } : {}),
         ...(input.shipDate != null ? { shipDate: input.shipDate } : {}),
       }),
+    advanceOrder: (_parent, { id, status }, context) =>
+      advanceOrder(context.db, requirePrincipal(context).accountId, id, { status }, ID_ARGUMENT),
+    cancelOrder: (_parent, { id }, context) => cancelOrder(context.db, requirePrincipal(context).accountId, id, ID_ARGUMENT),
+  },
+  Order: {
+    pet: (order, _args, context) => loadersOf(context).pet.load(order.petId),
+  },
+  CancelOrderPayload: {
+    cancelledOrderId: (order) => String(order.id),
+    pet: (order, _args, context) => loadersOf(context).pet.load(order.petId),
   },
   OrderConnection: {
-    ...connectionFields<Order>(orderCursor),
+    ...connectionFields<Order, OrderPage>(orderCursor, anyOrdersBehind),
     totalCount: (page, _args, { db }) => countOrders(db, page.accountId, page.status),
   },
 };

@@ -1,22 +1,28 @@
-import { countPets, createPet, getPet, listPets, petCursor } from '../../services/pets/index.ts';
-import type { Pet } from '../../services/pets/index.ts';
+import { anyPetsBehind, countPets, createPet, getPet, listPets, petCursor } from '../../services/pets/index.ts';
+import type { Pet, PetPage } from '../../services/pets/index.ts';
 import type { Resolvers } from '../__generated__/resolvers-types.ts';
-import { argumentNaming, LIST_ARGUMENTS } from '../argument-naming.ts';
-import { connectionFields } from './connection.ts';
+import { argumentNaming } from '../argument-naming.ts';
+import { loadersOf } from '../loaders.ts';
+import { connectionFields, pageRequest } from './connection.ts';
 
 const ID_ARGUMENT = argumentNaming({ petId: 'id' });
 
 export const petResolvers: Resolvers = {
   Query: {
-    pets: (_parent, { first, after, status }, { db }) =>
-      listPets(db, { limit: first, cursor: after ?? undefined, status: status ?? undefined }, LIST_ARGUMENTS),
+    pets: (_parent, { status, ...paging }, { db }) => {
+      const { query, naming, direction } = pageRequest(paging);
+      return listPets(db, { ...query, status: status ?? undefined }, naming, direction);
+    },
     pet: (_parent, { id }, { db }) => getPet(db, id, ID_ARGUMENT),
   },
   Mutation: {
     createPet: (_parent, { input }, { db }) => createPet(db, { ...input }),
   },
+  Pet: {
+    orders: (pet, _args, context) => loadersOf(context).ordersOfPet.load(pet.id),
+  },
   PetConnection: {
-    ...connectionFields<Pet>(petCursor),
+    ...connectionFields<Pet, PetPage>(petCursor, anyPetsBehind),
     // A field resolver: the count query runs only when a client selects totalCount.
     totalCount: (page, _args, { db }) => countPets(db, page.status),
   },

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { inTransaction } from '../../db/in-transaction.ts';
 import type { Database } from '../../db/types.ts';
 import { AppError } from '../../errors/index.ts';
+import type { FieldNaming } from '../validation/describe-issue.ts';
 import { createValidator } from '../validation/validator.ts';
 import { getOrder } from './get-order.ts';
 import { advanceOrderSchema } from './order-schema.ts';
@@ -16,10 +17,16 @@ const validateInput = createValidator<AdvanceOrderInput>(advanceOrderSchema);
  * The update names the status it expects, so a concurrent change makes it a 409
  * instead of a lost update.
  */
-export async function advanceOrder(db: Kysely<Database>, accountId: number, orderId: number | string, input: unknown): Promise<Order> {
-  const { status } = validateInput(input);
+export async function advanceOrder(
+  db: Kysely<Database>,
+  accountId: number,
+  orderId: number | string,
+  input: unknown,
+  naming?: FieldNaming,
+): Promise<Order> {
+  const { status } = validateInput(input, naming);
   return inTransaction(db, async (trx) => {
-    const order = await getOrder(trx, accountId, orderId);
+    const order = await getOrder(trx, accountId, orderId, naming);
     const from = previousStatus(order, status);
     const row = await trx
       .updateTable('orders')

@@ -1,15 +1,42 @@
-/** Contract §4.1 and §8: `limit` is 1..100, default 20. GraphQL's `first` obeys the same numbers. */
+/** Contract §4.1 and §8: `limit` is 1..100, default 20. GraphQL's `first` and `last` obey the same numbers. */
 export const PAGE_SIZE = { min: 1, max: 100, default: 20 } as const;
 
+/** Forward reads ids after the cursor (REST, GraphQL first/after); backward reads ids before it (GraphQL last/before). */
+export type Direction = 'forward' | 'backward';
+
 export interface Page<T> {
+  /** Always in ascending id order, whichever way the page was read. */
   items: T[];
-  /** Present when more items follow; pass it back as `cursor` (REST) or `after` (GraphQL). */
+  /** Forward: present when more items follow; pass it back as `cursor` (REST) or `after` (GraphQL). Backward: null. */
   nextCursor: string | null;
+  /** Backward: whether more items precede the page. Forward: false. */
+  morePreceding: boolean;
+  direction: Direction;
+  /** The id of the cursor the page was read from; null when read from an end of the list. */
+  cursorId: number | null;
 }
 
-/** Turns `limit + 1` rows read in id order into a page: the extra row only says that a next page exists. */
-export function keysetPage<Row, T>(rows: Row[], limit: number, toItem: (row: Row) => T, cursorOf: (item: T) => string): Page<T> {
-  const items = rows.slice(0, limit).map(toItem);
+/**
+ * Turns `limit + 1` rows read away from the cursor (ascending forward, descending backward) into
+ * a page: the extra row only says that more exist that way.
+ */
+export function keysetPage<Row, T>(
+  rows: Row[],
+  limit: number,
+  toItem: (row: Row) => T,
+  cursorOf: (item: T) => string,
+  direction: Direction = 'forward',
+  cursorId: number | null = null,
+): Page<T> {
+  const more = rows.length > limit;
+  const kept = rows.slice(0, limit);
+  const items = (direction === 'forward' ? kept : kept.reverse()).map(toItem);
   const last = items.at(-1);
-  return { items, nextCursor: rows.length > limit && last ? cursorOf(last) : null };
+  return {
+    items,
+    nextCursor: direction === 'forward' && more && last ? cursorOf(last) : null,
+    morePreceding: direction === 'backward' && more,
+    direction,
+    cursorId,
+  };
 }

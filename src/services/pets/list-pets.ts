@@ -3,7 +3,7 @@ import { preparedQuery } from '../../db/prepared-query.ts';
 import type { Database } from '../../db/types.ts';
 import { decodeCursor, encodeCursor } from '../pagination/cursor.ts';
 import { keysetPage, PAGE_SIZE } from '../pagination/keyset-page.ts';
-import type { Page } from '../pagination/keyset-page.ts';
+import type { Direction, Page } from '../pagination/keyset-page.ts';
 import type { FieldNaming } from '../validation/describe-issue.ts';
 import { createValidator } from '../validation/validator.ts';
 import { listPetsQuerySchema } from './pet-schema.ts';
@@ -29,15 +29,49 @@ export function petCursor(pet: Pick<Pet, 'id'>): string {
   return encodeCursor('pets', pet.id);
 }
 
-/** Pets in ascending id order, a page at a time. Keyset pagination: a deep page costs what the first does. */
-export async function listPets(db: Kysely<Database>, query: ListPetsQuery, naming?: FieldNaming): Promise<PetPage> {
+/** Backward pages (GraphQL last/before) are rarer: built per call. `beforeId` null reads from the end. */
+function readPageBackward(db: Kysely<Database>, beforeId: number | null, rows: number, status: PetStatus | undefined) {
+  let select = db.selectFrom('pets').select(petColumns);
+  if (beforeId !== null) select = select.where('id', '<', beforeId);
+  if (status !== undefined) select = select.where('status', '=', status);
+  return select.orderBy('id', 'desc').limit(rows).execute();
+}
+
+/**
+ * Pets in ascending id order, a page at a time. Keyset pagination: a deep page costs what the
+ * first does. Forward from `cursor` (or the start); backward before it (or from the end).
+ */
+export async function listPets(
+  db: Kysely<Database>,
+  query: ListPetsQuery,
+  naming?: FieldNaming,
+  direction: Direction = 'forward',
+): Promise<PetPage> {
   const { limit = PAGE_SIZE.default, status, cursor } = validateQuery({ ...query }, naming);
-  const afterId = cursor === undefined ? 0 : decodeCursor('pets', cursor);
+  const cursorId = cursor === undefined ? null : decodeCursor('pets', cursor);
 
-  // One extra row says whether a next page exists without a count.
-  const rows = await (status === undefined ? readPage(db, afterId, limit + 1) : readPageWithStatus(db, afterId, limit + 1, status));
+  // One extra row says whether more exist that way, without a count.
+  let rows;
+  if (direction === 'backward') rows = await readPageBackward(db, cursorId, limit + 1, status);
+  else if (status === undefined) rows = await readPage(db, cursorId ?? 0, limit + 1);
+  else rows = await readPageWithStatus(db, cursorId ?? 0, limit + 1, status);
 
-  return { ...keysetPage(rows, limit, toPet, petCursor), status };
+  return { ...keysetPage(rows, limit, toPet, petCursor, direction, cursorId), status };
+}
+
+/**
+ * Whether pets matching the page's filter lie behind the cursor it was read from: at or before
+ * it for a forward page, at or after it for a backward one (Relay's hasPreviousPage / hasNextPage
+ * on the side the client came from). False for a page read from an end.
+ */
+export async function anyPetsBehind(db: Kysely<Database>, page: PetPage): Promise<boolean> {
+  if (page.cursorId === null) return false;
+  let select = db
+    .selectFrom('pets')
+    .select('id')
+    .where('id', page.direction === 'forward' ? '<=' : '>=', page.cursorId);
+  if (page.status !== undefined) select = select.where('status', '=', page.status);
+  return (await select.limit(1).executeTakeFirst()) !== undefined;
 }
 
 export async function countPets(db: Kysely<Database>, status: PetStatus | undefined): Promise<number> {

@@ -1,0 +1,39 @@
+import DataLoader from 'dataloader';
+import { requirePrincipal } from '../services/api-keys/index.ts';
+import { ordersOfPets } from '../services/orders/index.ts';
+import type { Order } from '../services/orders/index.ts';
+import { getPets } from '../services/pets/index.ts';
+import type { Pet } from '../services/pets/index.ts';
+import { AppError } from '../errors/index.ts';
+import type { GraphQLContext } from './context.ts';
+
+export interface Loaders {
+  pet: DataLoader<number, Pet>;
+  ordersOfPet: DataLoader<number, Order[]>;
+}
+
+// Made on first use, per operation: a list that selects no relation never builds one.
+const made = new WeakMap<GraphQLContext, Loaders>();
+
+/**
+ * The operation's batch loaders: relations asked for by many parents at once (a page of orders'
+ * pets) become one query per relation and page, not one per parent. Each reads through the
+ * operation's own database handle, so it sees what the operation wrote.
+ */
+export function loadersOf(context: GraphQLContext): Loaders {
+  const existing = made.get(context);
+  if (existing) return existing;
+  const { db } = context;
+  const loaders: Loaders = {
+    pet: new DataLoader<number, Pet>(async (ids) => {
+      const pets = await getPets(db, ids);
+      return ids.map((id) => pets.get(id) ?? new AppError('PET_NOT_FOUND', `Pet ${id} could not be found.`));
+    }),
+    ordersOfPet: new DataLoader<number, Order[]>(async (petIds) => {
+      const orders = await ordersOfPets(db, requirePrincipal(context).accountId, petIds);
+      return petIds.map((id) => orders.get(id) ?? []);
+    }),
+  };
+  made.set(context, loaders);
+  return loaders;
+}
