@@ -13,6 +13,7 @@ import { createRedisRateLimiter } from './http/redis-rate-limiter.ts';
 import { useHttpEdge } from './http/use-http-edge.ts';
 import { mountRest } from './rest/mount-rest.ts';
 import { createKeyVerifier } from './services/api-keys/index.ts';
+import { createLiveFeed } from './services/live/live-feed.ts';
 
 export interface AppOptions {
   config: Config;
@@ -43,8 +44,15 @@ export async function createApp({ config, database = openDatabase(config.databas
   }
 
   await useHttpEdge(app, { config, verifier, limits });
+  const live = createLiveFeed(db, {
+    ...config.subscriptions,
+    onError: (error) => app.log.warn({ err: error }, 'live updates: reading the database failed; retrying at the next poll'),
+  });
+  app.onListenerClosed(() => live.close());
+  app.addHook('preClose', () => live.close());
   await mountGraphQL(app, {
     db,
+    live,
     graphiql: config.graphiql,
     introspection: config.graphqlIntrospection,
     production: config.nodeEnv === 'production',

@@ -33,6 +33,15 @@ export interface Config {
   trustProxy: false | string[];
   /** After SIGTERM, how long /readyz says 503 while requests are still served, before the listener closes. */
   shutdownDelayMs: number;
+  subscriptions: SubscriptionConfig;
+}
+
+/** GraphQL subscriptions (live updates over SSE). */
+export interface SubscriptionConfig {
+  /** How often the database is read for new events while anyone subscribes. */
+  pollMs: number;
+  /** Open subscriptions per key, per instance. */
+  perKey: number;
 }
 
 /** Where the data lives and how the server talks to it (src/db reads this; nothing else does). */
@@ -143,6 +152,10 @@ export function loadConfig(env: Env = process.env): Config {
     redis: redisConfig(problems, env),
     trustProxy: trustProxy(problems, env),
     shutdownDelayMs: integer(problems, env, 'SHUTDOWN_DELAY_MS', 0, 0, 60_000),
+    subscriptions: {
+      pollMs: integer(problems, env, 'SUBSCRIPTION_POLL_MS', 250, 10, 60_000),
+      perKey: integer(problems, env, 'SUBSCRIPTIONS_PER_KEY', 10, 1, 1_000),
+    },
     limits: {
       requestTimeoutMs: integer(problems, env, 'REQUEST_TIMEOUT_MS', 30_000, 100, 600_000),
       maxConnections: integer(problems, env, 'MAX_CONNECTIONS', 1_024, 1, 1_000_000),

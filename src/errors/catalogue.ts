@@ -30,6 +30,7 @@ export const errorCatalogue = {
   PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is too large.' },
   HEADERS_TOO_LARGE: { status: 431, message: 'The request headers are too large (16 KiB in all).' },
   RATE_LIMITED: { status: 429, message: 'Too many requests; see Retry-After.' },
+  TOO_MANY_SUBSCRIPTIONS: { status: 429, message: 'Too many subscriptions are open for this key; close one first.' },
   INTERNAL_ERROR: { status: 500, message: 'An unexpected error occurred.' },
   SERVICE_UNAVAILABLE: { status: 503, message: 'The database is busy or unavailable; retry shortly.' },
   NOT_READY: { status: 503, message: 'The service is not ready: the database does not answer.' },

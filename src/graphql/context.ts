@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/types.ts';
 import type { Principal } from '../services/api-keys/index.ts';
+import type { LiveFeed } from '../services/live/live-feed.ts';
 
 /** What every resolver gets: the same database and principal REST routes use. */
 export interface GraphQLContext {
@@ -10,4 +11,6 @@ export interface GraphQLContext {
   principal: Principal | null;
   requestId: string;
   log: FastifyBaseLogger;
+  /** Where subscriptions get their events. */
+  live: LiveFeed;
 }

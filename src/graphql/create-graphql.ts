@@ -7,6 +7,7 @@ import { createSchema, createYoga } from 'graphql-yoga';
 import type { Plugin, YogaServerInstance } from 'graphql-yoga';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/types.ts';
+import type { LiveFeed } from '../services/live/live-feed.ts';
 import type { GraphQLContext } from './context.ts';
 import { GRAPHIQL_DEFAULT_QUERY } from './graphiql-default-query.ts';
 import { createMaskError } from './mask-error.ts';
@@ -38,6 +39,7 @@ export interface ServerContext {
 
 export interface GraphQLOptions {
   db: Kysely<Database>;
+  live: LiveFeed;
   log: FastifyBaseLogger;
   /** Charges `count` messages to the caller's quota; throws RATE_LIMITED when fewer are left. */
   messageQuota?: (context: ServerContext, count: number) => void | Promise<void>;
@@ -49,6 +51,7 @@ export interface GraphQLOptions {
 
 export async function createGraphQL({
   db,
+  live,
   log,
   messageQuota,
   graphiql = true,
@@ -72,7 +75,7 @@ export async function createGraphQL({
     graphqlEndpoint: '/graphql',
     // The key was checked by the route's onRequest hooks, with REST's code. A mutation with an
     // Idempotency-Key runs in its request's transaction, reads included (see idempotency-hooks.ts).
-    context: ({ req }) => ({ db: requestDb(req, db), principal: req.principal, requestId: req.id, log: req.log }),
+    context: ({ req }) => ({ db: requestDb(req, db), principal: req.principal, requestId: req.id, log: req.log, live }),
     maskedErrors: { maskError },
     batching: false,
     // Only CORS_ORIGINS decides, through @fastify/cors on both faces.

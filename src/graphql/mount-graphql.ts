@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { idempotencyHooks } from '../http/idempotency-hooks.ts';
 import { hasGraphQLErrors, isMutationRequest } from './mutation-request.ts';
@@ -36,6 +37,11 @@ export async function mountGraphQL(app: FastifyInstance, options: Omit<GraphQLOp
         reply.header(key, value);
       });
       reply.status(response.status);
+      // A subscription's event stream goes out as it comes.
+      if (response.body && response.headers.get('content-type')?.startsWith('text/event-stream')) {
+        // Yoga's body is its fetch ponyfill's stream, which Readable.fromWeb refuses; it is async-iterable.
+        return reply.send(Readable.from(response.body as unknown as AsyncIterable<Uint8Array>, { objectMode: false }));
+      }
       // Buffered, not streamed: answers are small JSON, and onSend hooks (idempotency) need the text.
       return reply.send(await response.text());
     },

@@ -8,6 +8,8 @@ declare module 'fastify' {
     drainAndClose(): Promise<void>;
     /** True from the moment draining starts: /readyz answers 503 so balancers stop sending here. */
     readonly draining: boolean;
+    /** Ends long-lived responses (event streams) when the listener closes, so the drain does not wait for them forever. */
+    onListenerClosed(end: () => void): void;
   }
 }
 
@@ -37,6 +39,7 @@ export interface GracefulDrainOptions {
  */
 export function useGracefulDrain(app: FastifyInstance, { delayMs }: GracefulDrainOptions): void {
   const open = new Set<ServerResponse>();
+  const enders: (() => void)[] = [];
   let draining = false;
   let drained: (() => void) | null = null;
 
@@ -53,11 +56,16 @@ export function useGracefulDrain(app: FastifyInstance, { delayMs }: GracefulDrai
   app.decorate('draining', {
     getter: () => draining,
   });
+  app.decorate('onListenerClosed', (end: () => void) => {
+    enders.push(end);
+  });
   app.decorate('drainAndClose', async function drainAndClose(this: FastifyInstance) {
     draining = true;
     for (const res of open) if (!res.headersSent) res.shouldKeepAlive = false;
     if (delayMs > 0 && this.server.listening) await new Promise((resolve) => setTimeout(resolve, delayMs));
     if (this.server.listening) NetServer.prototype.close.call(this.server);
+    // Streams end now, cleanly: their clients reconnect, and reach an instance still listening.
+    for (const end of enders) end();
     await new Promise((resolve) => setTimeout(resolve, TRANSIT_MS));
     if (open.size > 0) await new Promise<void>((resolve) => (drained = resolve));
     this.server.closeIdleConnections();

@@ -264,6 +264,39 @@ export type QueryPetsArgs = {
   status?: InputMaybe<PetStatus>;
 };
 
+/**
+ * Live updates, over Server-Sent Events (GraphQL over SSE, distinct connections): POST the
+ * subscription to /graphql with `Accept: text/event-stream` and the same bearer key.
+ */
+export type Subscription = {
+  __typename?: 'Subscription';
+  /**
+   * One of your messages as it is now, then each change of its status or attempts; the stream
+   * ends after a final status (sent or failed). MESSAGE_NOT_FOUND for another account's message.
+   */
+  messageUpdated: Message;
+  /** Each pet created from now on, by anyone, through either face; only those of `status` when given. */
+  petCreated: Pet;
+};
+
+
+/**
+ * Live updates, over Server-Sent Events (GraphQL over SSE, distinct connections): POST the
+ * subscription to /graphql with `Accept: text/event-stream` and the same bearer key.
+ */
+export type SubscriptionMessageUpdatedArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
+/**
+ * Live updates, over Server-Sent Events (GraphQL over SSE, distinct connections): POST the
+ * subscription to /graphql with `Accept: text/event-stream` and the same bearer key.
+ */
+export type SubscriptionPetCreatedArgs = {
+  status?: InputMaybe<PetStatus>;
+};
+
 
 
 export type ResolverTypeWrapper<T> = Promise<T> | T;
@@ -359,6 +392,7 @@ export type ResolversTypes = {
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
   SafeInt: ResolverTypeWrapper<Scalars['SafeInt']['output']>;
   String: ResolverTypeWrapper<Scalars['String']['output']>;
+  Subscription: ResolverTypeWrapper<Record<PropertyKey, never>>;
 };
 
 /** Mapping between all available schema types and the resolvers parents */
@@ -382,6 +416,7 @@ export type ResolversParentTypes = {
   Query: Record<PropertyKey, never>;
   SafeInt: Scalars['SafeInt']['output'];
   String: Scalars['String']['output'];
+  Subscription: Record<PropertyKey, never>;
 };
 
 export type CancelOrderPayloadResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['CancelOrderPayload'] = ResolversParentTypes['CancelOrderPayload']> = {
@@ -472,6 +507,11 @@ export interface SafeIntScalarConfig extends GraphQLScalarTypeConfig<ResolversTy
   name: 'SafeInt';
 }
 
+export type SubscriptionResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Subscription'] = ResolversParentTypes['Subscription']> = {
+  messageUpdated?: SubscriptionResolver<ResolversTypes['Message'], "messageUpdated", ParentType, ContextType, RequireFields<SubscriptionMessageUpdatedArgs, 'id'>>;
+  petCreated?: SubscriptionResolver<ResolversTypes['Pet'], "petCreated", ParentType, ContextType, Partial<SubscriptionPetCreatedArgs>>;
+};
+
 export type Resolvers<ContextType = GraphQLContext> = {
   CancelOrderPayload?: CancelOrderPayloadResolvers<ContextType>;
   DateTime?: GraphQLScalarType;
@@ -486,5 +526,6 @@ export type Resolvers<ContextType = GraphQLContext> = {
   PetEdge?: PetEdgeResolvers<ContextType>;
   Query?: QueryResolvers<ContextType>;
   SafeInt?: GraphQLScalarType;
+  Subscription?: SubscriptionResolvers<ContextType>;
 };
 

@@ -1,3 +1,4 @@
+import type { DocumentNode } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { unauthorized } from '../../http/bearer-token.ts';
 import type { GraphQLContext } from '../context.ts';
@@ -5,17 +6,17 @@ import type { ServerContext } from '../create-graphql.ts';
 import { rootFields } from '../root-fields.ts';
 
 /**
- * Contract §5 on GraphQL: an operation that selects any Query or Mutation field needs a
+ * Contract §5 on GraphQL: an operation that selects any Query, Mutation or Subscription field needs a
  * valid key, else HTTP 401 (with REST's words and WWW-Authenticate) and no data.
  * Introspection alone (`__schema`, `__type`, `__typename`) is open, so GraphiQL can show
  * the docs before a key is set.
  */
 export function useRequireKey<Context extends GraphQLContext & ServerContext>(): Plugin<Context> {
-  return {
-    onExecute({ args }) {
-      if (args.contextValue.principal) return;
-      if (rootFields(args.document, args.operationName).every((name) => name.startsWith('__'))) return;
-      throw unauthorized(args.contextValue.req.headers.authorization);
-    },
+  const check = ({ args }: { args: { contextValue: Context; document: DocumentNode; operationName?: string | null } }) => {
+    if (args.contextValue.principal) return;
+    if (rootFields(args.document, args.operationName).every((name) => name.startsWith('__'))) return;
+    throw unauthorized(args.contextValue.req.headers.authorization);
   };
+  // Subscriptions do not execute: they subscribe, and need the key all the same.
+  return { onExecute: check, onSubscribe: check };
 }

@@ -6,12 +6,14 @@ import { eachOnItsOwn } from './each-on-its-own.ts';
 import { messageResolvers } from './message-resolvers.ts';
 import { orderResolvers } from './order-resolvers.ts';
 import { petResolvers } from './pet-resolvers.ts';
+import { subscriptionResolvers } from './subscription-resolvers.ts';
 
 export const resolvers: Resolvers = {
   SafeInt: SafeIntResolver,
   DateTime: DateTimeScalar,
   Query: { ...petResolvers.Query, ...orderResolvers.Query, ...messageResolvers.Query },
   Mutation: eachOnItsOwn({ ...petResolvers.Mutation, ...orderResolvers.Mutation, ...messageResolvers.Mutation }),
+  Subscription: subscriptionResolvers.Subscription,
   Pet: petResolvers.Pet,
   Order: orderResolvers.Order,
   CancelOrderPayload: orderResolvers.CancelOrderPayload,

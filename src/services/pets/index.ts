@@ -4,3 +4,4 @@ export { createPet } from './create-pet.ts';
 export { getPet } from './get-pet.ts';
 export * from './pet-schema.ts';
 export { getPets } from './get-pets.ts';
+export { petsCreatedAfter, lastPetId } from './pets-created.ts';

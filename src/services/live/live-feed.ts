@@ -1,0 +1,151 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/types.ts';
+import { AppError } from '../../errors/index.ts';
+import { getMessage, getMessages } from '../messages/index.ts';
+import type { Message } from '../messages/index.ts';
+import { lastPetId, petsCreatedAfter } from '../pets/index.ts';
+import type { Pet, PetStatus } from '../pets/index.ts';
+import type { FieldNaming } from '../validation/describe-issue.ts';
+import { EventStream } from './event-stream.ts';
+
+export interface LiveFeedOptions {
+  /** How often the database is read while anyone subscribes. */
+  pollMs: number;
+  /** Open subscriptions per key in this process. */
+  perKey: number;
+  /** A failed read is retried at the next poll; this says so once per outage. */
+  onError: (error: unknown) => void;
+}
+
+export interface LiveFeed {
+  /** Pets committed from now on, those of `status` only when given. */
+  petCreated(keyId: number, status: PetStatus | undefined): Promise<AsyncIterableIterator<Pet>>;
+  /** The message as it is now, then each change, ending after a final status. MESSAGE_NOT_FOUND for another account's. */
+  messageUpdated(keyId: number, accountId: number, id: string, naming?: FieldNaming): Promise<AsyncIterableIterator<Message>>;
+  /** Ends every stream (the server is going away); subscribers see a normal end and may subscribe elsewhere. */
+  close(): void;
+}
+
+const BATCH = 100;
+const isFinal = (message: Message) => message.status !== 'queued';
+const versionOf = (message: Message) => `${message.status}|${message.attempts}|${message.updatedAt}`;
+
+/**
+ * Live updates with the database as the event log: while anyone subscribes, this process reads
+ * what was committed since its last read, every `pollMs`, in one query per kind for all its
+ * subscribers. Nothing is announced before it commits or lost if an instance dies, and every
+ * instance on one PostgreSQL sees every instance's writes.
+ */
+export function createLiveFeed(db: Kysely<Database>, { pollMs, perKey, onError }: LiveFeedOptions): LiveFeed {
+  const perKeyOpen = new Map<number, number>();
+  const petWatchers = new Set<{ stream: EventStream<Pet>; status: PetStatus | undefined }>();
+  const messageWatchers = new Map<string, Set<{ stream: EventStream<Message>; version: string }>>();
+  let petCursor: number | null = null;
+  let timer: NodeJS.Timeout | null = null;
+  let failing = false;
+  let closed = false;
+
+  function open<T>(keyId: number, onEnd: () => void): EventStream<T> {
+    if (closed) throw new AppError('SERVICE_UNAVAILABLE', 'The server is shutting down; subscribe again to reach another instance.');
+    const count = perKeyOpen.get(keyId) ?? 0;
+    if (count >= perKey) {
+      throw new AppError('TOO_MANY_SUBSCRIPTIONS', `At most ${perKey} subscriptions may be open per key; close one first.`);
+    }
+    perKeyOpen.set(keyId, count + 1);
+    return new EventStream<T>(() => {
+      const left = (perKeyOpen.get(keyId) ?? 1) - 1;
+      if (left === 0) perKeyOpen.delete(keyId);
+      else perKeyOpen.set(keyId, left);
+      onEnd();
+    });
+  }
+
+  async function readPets(): Promise<void> {
+    if (petWatchers.size === 0 || petCursor === null) return;
+    for (let pets = await petsCreatedAfter(db, petCursor, BATCH); pets.length > 0; pets = await petsCreatedAfter(db, petCursor, BATCH)) {
+      for (const pet of pets) for (const w of petWatchers) if (w.status === undefined || w.status === pet.status) w.stream.push(pet);
+      petCursor = pets.at(-1)?.id ?? petCursor;
+      if (pets.length < BATCH) break;
+    }
+  }
+
+  async function readMessages(): Promise<void> {
+    if (messageWatchers.size === 0) return;
+    for (const message of await getMessages(db, [...messageWatchers.keys()])) {
+      for (const w of messageWatchers.get(message.id) ?? []) {
+        if (w.version === versionOf(message)) continue;
+        w.version = versionOf(message);
+        w.stream.push(message);
+        if (isFinal(message)) w.stream.end();
+      }
+    }
+  }
+
+  function schedule(): void {
+    if (timer || closed || (petWatchers.size === 0 && messageWatchers.size === 0)) return;
+    timer = setTimeout(() => {
+      Promise.all([readPets(), readMessages()])
+        .then(
+          () => (failing = false),
+          (error: unknown) => {
+            if (!failing) onError(error);
+            failing = true;
+          },
+        )
+        .finally(() => {
+          timer = null;
+          schedule();
+        });
+    }, pollMs);
+  }
+
+  return {
+    async petCreated(keyId, status) {
+      const watcher = {
+        status,
+        stream: open<Pet>(keyId, () => {
+          petWatchers.delete(watcher);
+          if (petWatchers.size === 0) petCursor = null;
+        }),
+      };
+      try {
+        petCursor ??= await lastPetId(db);
+      } catch (error) {
+        watcher.stream.end();
+        throw error;
+      }
+      petWatchers.add(watcher);
+      schedule();
+      return watcher.stream;
+    },
+
+    async messageUpdated(keyId, accountId, id, naming) {
+      const current = await getMessage(db, accountId, id, naming);
+      const watchers = messageWatchers.get(id) ?? new Set();
+      const watcher = {
+        version: versionOf(current),
+        stream: open<Message>(keyId, () => {
+          watchers.delete(watcher);
+          if (watchers.size === 0 && messageWatchers.get(id) === watchers) messageWatchers.delete(id);
+        }),
+      };
+      watcher.stream.push(current);
+      if (isFinal(current)) {
+        watcher.stream.end();
+        return watcher.stream;
+      }
+      watchers.add(watcher);
+      messageWatchers.set(id, watchers);
+      schedule();
+      return watcher.stream;
+    },
+
+    close() {
+      closed = true;
+      if (timer) clearTimeout(timer);
+      timer = null;
+      for (const w of [...petWatchers]) w.stream.end();
+      for (const watchers of [...messageWatchers.values()]) for (const w of [...watchers]) w.stream.end();
+    },
+  };
+}

@@ -1,0 +1,173 @@
+import { createApiKey } from '../../src/services/api-keys/index.ts';
+import { petstore } from '../helpers/cli.ts';
+import { describe, expect, it } from '../helpers/fixtures.ts';
+import { graphql } from '../helpers/graphql.ts';
+import { subscribe } from '../helpers/sse-client.ts';
+import type { Subscription } from '../helpers/sse-client.ts';
+import type { TestApp } from '../helpers/test-app.ts';
+import { waitFor } from '../helpers/webhook-receiver.ts';
+
+const PET_CREATED = 'subscription($s: PetStatus) { petCreated(status: $s) { id name status } }';
+const MESSAGE_UPDATED = 'subscription($id: ID!) { messageUpdated(id: $id) { id status attempts failureReason } }';
+
+const listening = new WeakMap<TestApp, Promise<string>>();
+/** The app's origin on a real socket (SSE needs one), listening once per app. */
+const listen = (t: TestApp): Promise<string> => {
+  const origin = listening.get(t) ?? t.app.listen({ port: 0, host: '127.0.0.1' });
+  listening.set(t, origin);
+  return origin;
+};
+const createPet = (t: TestApp, name: string, status = 'available') =>
+  t.call({ method: 'POST', url: '/v1/pets', payload: { name, categoryId: 1, status } });
+const payload = async (sub: Subscription, field: string) => {
+  const event = await sub.next();
+  expect(event.event).toBe('next');
+  return event.data?.data?.[field];
+};
+
+describe('petCreated over SSE', () => {
+  it('pushes each new pet from either face, in order, filtered by status, with heartbeats between', async ({ t }) => {
+    const origin = await listen(t);
+    await createPet(t, 'before-subscribing');
+    const all = await subscribe(origin, PET_CREATED, {}, t.auth);
+    const pending = await subscribe(origin, PET_CREATED, { s: 'pending' }, t.auth);
+    expect(all.status).toBe(200);
+    expect(all.contentType).toMatch(/^text\/event-stream/);
+
+    await createPet(t, 'rest-1');
+    await graphql(t, 'mutation { createPet(input: { name: "gql-2", categoryId: 1, status: pending }) { id } }');
+    await createPet(t, 'rest-3', 'pending');
+
+    expect(await payload(all, 'petCreated')).toMatchObject({ name: 'rest-1', status: 'available' });
+    expect(await payload(all, 'petCreated')).toMatchObject({ name: 'gql-2', status: 'pending' });
+    expect(await payload(all, 'petCreated')).toMatchObject({ name: 'rest-3' });
+    expect(await payload(pending, 'petCreated')).toMatchObject({ name: 'gql-2' });
+    expect(await payload(pending, 'petCreated')).toMatchObject({ name: 'rest-3' });
+    // Heartbeats: a comment line at once and then on an interval (12 s; 300 ms under NODE_ENV=test).
+    await waitFor(async () => all.pings() >= 2, 30_000, 'heartbeats');
+    all.close();
+    pending.close();
+  });
+
+  it('needs a key: 401 and UNAUTHORIZED, as every operation', async ({ t }) => {
+    const origin = await listen(t);
+    const sub = await subscribe(origin, PET_CREATED);
+    expect(sub.status).toBe(401);
+    const event = await sub.next();
+    expect(event.data?.errors?.[0]?.extensions).toEqual({ code: 'UNAUTHORIZED', status: 401 });
+  });
+});
+
+describe('messageUpdated over SSE', () => {
+  it('pushes the message now, then each change of its delivery, and ends when it is final', async ({ makeApp, webhook }) => {
+    let open: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    // The first attempt waits until the test subscribed, then fails; the retry succeeds.
+    const receiver = await webhook(async (_request, index) => (index === 0 ? gate.then(() => 'fail' as const) : 'ok'));
+    const t = await makeApp({
+      MESSAGE_DELIVERY: 'true',
+      MESSAGE_WEBHOOK_URL: receiver.url,
+      MESSAGE_POLL_MS: '20',
+      MESSAGE_RETRY_BASE_MS: '300',
+      SUBSCRIPTION_POLL_MS: '20',
+    });
+    const origin = await listen(t);
+    const sent = (await t.call({ method: 'POST', url: '/messages', payload: { message: 'watch me' } })).json() as { id: string };
+    const sub = await subscribe(origin, MESSAGE_UPDATED, { id: sent.id }, t.auth);
+    const first = (await payload(sub, 'messageUpdated')) as { status: string };
+    expect(first).toMatchObject({ id: sent.id, status: 'queued' });
+    open();
+    const seen = [first as { status: string; attempts: number }];
+    for (let event = await sub.next(); event.event !== 'complete'; event = await sub.next()) {
+      seen.push(event.data?.data?.messageUpdated as { status: string; attempts: number });
+    }
+    expect(seen.at(-1)).toEqual({ id: sent.id, status: 'sent', attempts: 2, failureReason: null });
+    // In order, each state once: attempts never go back, and only the last is final.
+    expect(seen.map((m) => m.attempts)).toEqual(seen.map((m) => m.attempts).sort((x, y) => x - y));
+    expect(new Set(seen.map((m) => JSON.stringify(m))).size).toBe(seen.length);
+    expect(seen.slice(0, -1).every((m) => m.status === 'queued')).toBe(true);
+    await sub.ended;
+  });
+
+  it('ends at once, after one event, for a message already final', async ({ makeApp, webhook }) => {
+    const receiver = await webhook(() => 'ok');
+    const t = await makeApp({ MESSAGE_DELIVERY: 'true', MESSAGE_WEBHOOK_URL: receiver.url, MESSAGE_POLL_MS: '20' });
+    const origin = await listen(t);
+    const sent = (await t.call({ method: 'POST', url: '/messages', payload: { message: 'done' } })).json() as { id: string };
+    await waitFor(async () => (await t.call({ url: `/messages/${sent.id}` })).json().status === 'sent', 30_000, 'delivery');
+    const sub = await subscribe(origin, MESSAGE_UPDATED, { id: sent.id }, t.auth);
+    expect(await payload(sub, 'messageUpdated')).toMatchObject({ status: 'sent' });
+    expect((await sub.next()).event).toBe('complete');
+  });
+
+  it("is MESSAGE_NOT_FOUND for another account's message, and a malformed id is VALIDATION_FAILED", async ({ t }) => {
+    const origin = await listen(t);
+    const sent = (await t.call({ method: 'POST', url: '/messages', payload: { message: 'mine' } })).json() as { id: string };
+    const other = { authorization: `Bearer ${(await createApiKey(t.db, 'sse-other')).key}` };
+    const theirs = await subscribe(origin, MESSAGE_UPDATED, { id: sent.id }, other);
+    expect((await theirs.next()).data?.errors?.[0]?.extensions).toEqual({ code: 'MESSAGE_NOT_FOUND', status: 404 });
+    const bad = await subscribe(origin, MESSAGE_UPDATED, { id: 'abc' }, t.auth);
+    expect((await bad.next()).data?.errors?.[0]).toMatchObject({
+      message: "Argument 'id' must look like msg_<digits>.",
+      extensions: { code: 'VALIDATION_FAILED', status: 400 },
+    });
+  });
+});
+
+describe('limits and shutdown', () => {
+  it('caps open subscriptions per key (TOO_MANY_SUBSCRIPTIONS) and frees a slot when one closes', async ({ makeApp }) => {
+    const t = await makeApp({ SUBSCRIPTIONS_PER_KEY: '2' });
+    const origin = await listen(t);
+    const first = await subscribe(origin, PET_CREATED, {}, t.auth);
+    const second = await subscribe(origin, PET_CREATED, {}, t.auth);
+    const third = await subscribe(origin, PET_CREATED, {}, t.auth);
+    expect((await third.next()).data?.errors?.[0]).toMatchObject({
+      message: 'At most 2 subscriptions may be open per key; close one first.',
+      extensions: { code: 'TOO_MANY_SUBSCRIPTIONS', status: 429 },
+    });
+    // Another key has its own budget.
+    const other = { authorization: `Bearer ${(await createApiKey(t.db, 'sse-cap')).key}` };
+    const theirs = await subscribe(origin, PET_CREATED, {}, other);
+    first.close();
+    const again = await waitFor(
+      async () => {
+        const sub = await subscribe(origin, PET_CREATED, {}, t.auth);
+        await createPet(t, 'probe');
+        const event = await sub.next();
+        if (event.data?.errors) return null;
+        return sub;
+      },
+      30_000,
+      'a slot to free up',
+    );
+    expect((await payload(theirs, 'petCreated')) ?? null).toMatchObject({ name: 'probe' });
+    for (const sub of [second, again, theirs]) sub.close();
+  });
+
+  it('ends open streams cleanly when the server drains, so shutdown does not wait for them', async ({ makeApp }) => {
+    const t = await makeApp();
+    const origin = await listen(t);
+    const sub = await subscribe(origin, PET_CREATED, {}, t.auth);
+    await t.app.drainAndClose();
+    expect((await sub.next()).event).toBe('complete');
+    await sub.ended;
+  });
+});
+
+describe('across processes on one database', { timeout: 180_000 }, () => {
+  it('a pet created through one server reaches a subscriber of another', async ({ databaseUrl, serve }) => {
+    const env = { DATABASE_URL: databaseUrl, MESSAGE_DELIVERY: 'false', SUBSCRIPTION_POLL_MS: '50' };
+    const key = petstore(['keys', 'create', '--account', 'live'], env).stdout.trim().split('\n').at(-1) ?? '';
+    const auth = { authorization: `Bearer ${key}` };
+    const [a, b] = [await serve(env), await serve(env)];
+    const sub = await subscribe(a.origin, PET_CREATED, {}, auth);
+    const created = await fetch(`${b.origin}/v1/pets`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'from-b', categoryId: 1 }),
+    });
+    expect(created.status).toBe(201);
+    expect(await payload(sub, 'petCreated')).toMatchObject({ name: 'from-b' });
+    sub.close();
+  });
+});
