@@ -56,6 +56,7 @@ export async function createApp({ config, database = openDatabase(config.databas
     graphiql: config.graphiql,
     introspection: config.graphqlIntrospection,
     production: config.nodeEnv === 'production',
+    trustedDocuments: config.trustedDocuments,
     messageQuota: ({ req, reply }, count) => limits.message(req, reply, count),
   });
   await mountRest(app, { db, config, limits });

@@ -1,5 +1,6 @@
 import { baseUrl, flag, httpUrl, integer, origins, redisConfig, trustProxy } from './env-values.ts';
 import type { Env } from './env-values.ts';
+import { trustedDocuments } from './trusted-documents.ts';
 
 /** Where the data lives when DATABASE_URL is not set: a SQLite file, folders created. */
 export const DEFAULT_DATABASE_URL = './data/petstore.db';
@@ -22,6 +23,8 @@ export interface Config {
   graphiql: boolean;
   /** GraphQL introspection; default on, off in production. */
   graphqlIntrospection: boolean;
+  /** Trusted documents by id (GRAPHQL_TRUSTED_DOCUMENTS); in production, the only operations that run. */
+  trustedDocuments: ReadonlyMap<string, string> | null;
   delivery: DeliveryConfig;
   /** Origins allowed to call from a browser; empty means CORS is off. */
   corsOrigins: string[];
@@ -147,6 +150,7 @@ export function loadConfig(env: Env = process.env): Config {
     publicBaseUrl: baseUrl(problems, env, 'PUBLIC_BASE_URL', null),
     graphiql: flag(problems, env, 'GRAPHIQL', nodeEnv !== 'production'),
     graphqlIntrospection: flag(problems, env, 'GRAPHQL_INTROSPECTION', nodeEnv !== 'production'),
+    trustedDocuments: trustedDocuments(problems, env),
     delivery: deliveryConfig(problems, env),
     corsOrigins: origins(problems, env),
     redis: redisConfig(problems, env),

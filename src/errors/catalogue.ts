@@ -10,6 +10,11 @@ export const errorCatalogue = {
   INVALID_CONTENT_TYPE: { status: 400, message: 'The request body must be sent as Content-Type: application/json.' },
   INVALID_CURSOR: { status: 400, message: 'The cursor is not valid; use the one from the previous page.' },
   GRAPHQL_PARSE_FAILED: { status: 400, message: 'The GraphQL document could not be parsed.' },
+  UNKNOWN_DOCUMENT: { status: 400, message: "No trusted document has this id; build the client against this server's manifest." },
+  TRUSTED_DOCUMENTS_ONLY: {
+    status: 400,
+    message: 'This server runs trusted documents only: send the documentId from the manifest, not the query text.',
+  },
   QUERY_TOO_COMPLEX: { status: 400, message: 'The GraphQL operation exceeds a limit (depth, aliases, tokens, directives or cost).' },
   UNAUTHORIZED: { status: 401, message: 'A valid API key is required: send Authorization: Bearer <API_KEY>.' },
   NOT_FOUND: { status: 404, message: 'No such route.' },

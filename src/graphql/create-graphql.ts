@@ -16,6 +16,7 @@ import { useLogUnexpectedErrors } from './plugins/use-log-unexpected-errors.ts';
 import { useMessageQuota } from './plugins/use-message-quota.ts';
 import { useParseErrorCode } from './plugins/use-parse-error-code.ts';
 import { useRequireKey } from './plugins/use-require-key.ts';
+import { useTrustedDocuments } from './plugins/use-trusted-documents.ts';
 import { useValidationErrorShape } from './plugins/use-validation-error-shape.ts';
 import { resolvers } from './resolvers/index.ts';
 import { loadTypeDefs } from './type-defs.ts';
@@ -47,6 +48,8 @@ export interface GraphQLOptions {
   introspection?: boolean;
   /** Production hides "Did you mean …?" hints, which leak the schema when introspection is off. */
   production?: boolean;
+  /** Trusted documents by id; in production, the only operations that run. */
+  trustedDocuments?: ReadonlyMap<string, string> | null;
 }
 
 export async function createGraphQL({
@@ -57,10 +60,12 @@ export async function createGraphQL({
   graphiql = true,
   introspection = true,
   production = false,
+  trustedDocuments = null,
 }: GraphQLOptions): Promise<YogaServerInstance<ServerContext, GraphQLContext>> {
   type Context = GraphQLContext & ServerContext;
   const maskError = createMaskError({ production });
   const plugins: Plugin<Context>[] = [
+    useTrustedDocuments<Context>({ documents: trustedDocuments, only: production && trustedDocuments !== null }),
     useLimits<Context>(),
     useParseErrorCode<Context>(),
     useValidationErrorShape<Context>({ production }),

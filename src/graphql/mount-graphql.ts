@@ -12,7 +12,10 @@ import { createGraphQL } from './create-graphql.ts';
 export async function mountGraphQL(app: FastifyInstance, options: Omit<GraphQLOptions, 'log'>): Promise<void> {
   const yoga = await createGraphQL({ ...options, log: app.log });
   // Idempotency-Key applies to mutations, and only an answer without errors is kept for replays.
-  const idempotent = idempotencyHooks(options.db, { applies: isMutationRequest, succeeded: (payload) => !hasGraphQLErrors(payload) });
+  const idempotent = idempotencyHooks(options.db, {
+    applies: (request) => isMutationRequest(request, options.trustedDocuments ?? null),
+    succeeded: (payload) => !hasGraphQLErrors(payload),
+  });
   app.route({
     // Errors raised before Yoga runs (rate limit, idempotency, a bad body) still answer as GraphQL.
     errorHandler: errorHandler(sendGraphQLErrors),

@@ -1,13 +1,19 @@
 import { getOperationAST, parse } from 'graphql';
 import type { FastifyRequest } from 'fastify';
+import { documentIdOf } from './trusted-document-id.ts';
 
-/** Whether a POSTed GraphQL request runs a mutation: only those take an Idempotency-Key. Unparsable ones are left to Yoga. */
-export function isMutationRequest(request: FastifyRequest): boolean {
-  const body = request.body as { query?: unknown; operationName?: unknown } | undefined;
-  if (typeof body?.query !== 'string') return false;
+/**
+ * Whether a POSTed GraphQL request runs a mutation, sent as text or as a trusted document's id:
+ * only those take an Idempotency-Key. Unparsable ones are left to Yoga.
+ */
+export function isMutationRequest(request: FastifyRequest, documents: ReadonlyMap<string, string> | null = null): boolean {
+  const body = request.body as { query?: unknown; operationName?: unknown; documentId?: unknown; extensions?: unknown } | undefined;
+  const id = body && typeof body === 'object' ? documentIdOf(body) : null;
+  const query = typeof body?.query === 'string' ? body.query : id !== null ? documents?.get(id) : undefined;
+  if (query === undefined) return false;
   try {
-    const operationName = typeof body.operationName === 'string' ? body.operationName : undefined;
-    return getOperationAST(parse(body.query), operationName)?.operation === 'mutation';
+    const operationName = typeof body?.operationName === 'string' ? body.operationName : undefined;
+    return getOperationAST(parse(query), operationName)?.operation === 'mutation';
   } catch {
     return false;
   }

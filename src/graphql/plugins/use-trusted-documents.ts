@@ -1,0 +1,30 @@
+import { usePersistedOperations } from '@graphql-yoga/plugin-persisted-operations';
+import type { GraphQLParams, Plugin } from 'graphql-yoga';
+import { AppError } from '../../errors/index.ts';
+import { fromAppError } from '../coded-error.ts';
+import { documentIdOf } from '../trusted-document-id.ts';
+
+export interface TrustedDocumentsOptions {
+  /** Documents by id; null when the server has none (every documentId is then unknown). */
+  documents: ReadonlyMap<string, string> | null;
+  /** Refuse query text: only the documents run (production with a manifest). */
+  only: boolean;
+}
+
+/**
+ * Trusted documents (GraphQL over HTTP's persisted documents): a client sends `documentId`
+ * (`sha256:<hex>` or bare hex; Apollo's `extensions.persistedQuery.sha256Hash` too) instead
+ * of the text, and the server runs the document its manifest has under that id.
+ */
+export function useTrustedDocuments<Context extends object>({ documents, only }: TrustedDocumentsOptions): Plugin<Context> {
+  return usePersistedOperations<Record<string, unknown>>({
+    getPersistedOperation: (id) => documents?.get(id) ?? null,
+    allowArbitraryOperations: !only,
+    extractPersistedOperationId: (params: GraphQLParams) => documentIdOf(params),
+    customErrors: {
+      notFound: () => fromAppError(new AppError('UNKNOWN_DOCUMENT')),
+      persistedQueryOnly: () => fromAppError(new AppError('TRUSTED_DOCUMENTS_ONLY')),
+      keyNotFound: () => fromAppError(new AppError('VALIDATION_FAILED', "Send the operation as 'query' (its text) or 'documentId'.")),
+    },
+  }) as Plugin<Context>;
+}
