@@ -3,7 +3,7 @@ import prettier from 'eslint-config-prettier';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', '**/__generated__/', 'data/', 'scratch/', 'dist/'] },
+  { ignores: ['**/node_modules/', '**/__generated__/', 'data/', 'scratch/', '**/dist/', 'test-artifacts/'] },
   js.configs.recommended,
   ...tseslint.configs.strict,
   // Formatting is Prettier's; eslint checks everything else.
@@ -30,6 +30,25 @@ export default tseslint.config(
       ],
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'separate-type-imports' }],
       'no-restricted-syntax': ['error', { selector: 'TSEnumDeclaration', message: 'Use a union type or an `as const` object, not enum.' }],
+    },
+  },
+  // The example front end runs in a browser.
+  {
+    files: ['examples/web/src/**/*.ts'],
+    languageOptions: {
+      globals: {
+        document: 'readonly',
+        localStorage: 'readonly',
+        fetch: 'readonly',
+        HTMLElement: 'readonly',
+        HTMLInputElement: 'readonly',
+        HTMLSelectElement: 'readonly',
+        HTMLButtonElement: 'readonly',
+        HTMLLIElement: 'readonly',
+        TextDecoderStream: 'readonly',
+        AbortSignal: 'readonly',
+        RequestInit: 'readonly',
+      },
     },
   },
 );

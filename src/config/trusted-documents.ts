@@ -3,9 +3,10 @@ import { readFileSync } from 'node:fs';
 import type { Env } from './env-values.ts';
 
 /**
- * GRAPHQL_TRUSTED_DOCUMENTS: the path of a manifest `{ "<sha256 hex>": "<document>" }`, as
- * graphql-codegen's client preset writes it (persisted-documents.json). Every id must be the
- * SHA-256 of its document, so a manifest from another build cannot slip in wrong operations.
+ * GRAPHQL_TRUSTED_DOCUMENTS: the path of a manifest `{ "sha256:<hex>": "<document>" }` (the
+ * prefix optional), as graphql-codegen's client preset writes it (persisted-documents.json).
+ * Every id must be the SHA-256 of its document, so a manifest from another build cannot slip
+ * in wrong operations. Ids are kept as bare hex.
  */
 export function trustedDocuments(problems: string[], env: Env): ReadonlyMap<string, string> | null {
   const path = env.GRAPHQL_TRUSTED_DOCUMENTS;
@@ -24,11 +25,12 @@ export function trustedDocuments(problems: string[], env: Env): ReadonlyMap<stri
   }
   const documents = new Map<string, string>();
   for (const [id, document] of Object.entries(manifest)) {
-    if (typeof document !== 'string' || createHash('sha256').update(document).digest('hex') !== id) {
+    const hex = id.replace(/^sha256:/, '');
+    if (typeof document !== 'string' || createHash('sha256').update(document).digest('hex') !== hex) {
       problems.push(`GRAPHQL_TRUSTED_DOCUMENTS: in '${path}', '${id}' is not the SHA-256 of its document.`);
       return null;
     }
-    documents.set(id, document);
+    documents.set(hex, document);
   }
   return documents;
 }

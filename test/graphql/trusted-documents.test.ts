@@ -9,10 +9,10 @@ const LIST = 'query Pets { pets(first: 2) { nodes { name } } }';
 const CREATE = 'mutation Create($name: String!) { createPet(input: { name: $name, categoryId: 1 }) { id name } }';
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
-/** A manifest as graphql-codegen's client preset writes it: { "<sha256>": "<document>" }. */
+/** A manifest as graphql-codegen's client preset writes it: { "sha256:<hex>": "<document>" }. */
 function manifest(dir: string, documents: string[]): string {
   const path = join(dir, 'persisted-documents.json');
-  writeFileSync(path, JSON.stringify(Object.fromEntries(documents.map((d) => [sha256(d), d]))));
+  writeFileSync(path, JSON.stringify(Object.fromEntries(documents.map((d) => [`sha256:${sha256(d)}`, d]))));
   return path;
 }
 

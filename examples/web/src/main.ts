@@ -1,0 +1,144 @@
+import type { PetStatus, PetsPageQueryVariables } from './__generated__/graphql';
+import { ApiError, run, setApiKey, subscribe } from './api';
+import { AdvanceOrder, CreatePet, MessageUpdated, MyOrders, PetsPage, PlaceOrder, SendMessage } from './operations';
+
+const PAGE_SIZE = 5;
+
+const $ = <T extends HTMLElement>(id: string) => {
+  const element = document.getElementById(id);
+  if (!element) throw new Error(`#${id} is missing from index.html`);
+  return element as T;
+};
+
+const say = (id: string, error: unknown) => {
+  $(id).textContent = error instanceof ApiError || error instanceof Error ? error.message : String(error);
+};
+
+function item(text: string, testId: string, ...buttons: HTMLButtonElement[]): HTMLLIElement {
+  const li = document.createElement('li');
+  li.dataset.testid = testId;
+  li.append(text, ...buttons);
+  return li;
+}
+
+function button(label: string, onClick: () => void): HTMLButtonElement {
+  const b = document.createElement('button');
+  b.type = 'button';
+  b.textContent = label;
+  b.addEventListener('click', onClick);
+  return b;
+}
+
+// Pets, a page at a time, either way: Relay's cursors from the server's pageInfo.
+let page: PetsPageQueryVariables = { first: PAGE_SIZE };
+
+async function showPets(): Promise<void> {
+  const status = ($<HTMLSelectElement>('status-filter').value || undefined) as PetStatus | undefined;
+  const { pets } = await run(PetsPage, { ...page, status });
+  $('pets').replaceChildren(
+    ...pets.nodes.map((pet) =>
+      item(
+        `${pet.name} (#${pet.id}, ${pet.status})`,
+        `pet-${pet.id}`,
+        ...(pet.status === 'available' ? [button('Order', () => void placeOrder(pet.id))] : []),
+      ),
+    ),
+  );
+  const { hasNextPage, hasPreviousPage, startCursor, endCursor } = pets.pageInfo;
+  const next = $<HTMLButtonElement>('next');
+  const previous = $<HTMLButtonElement>('previous');
+  next.disabled = !hasNextPage;
+  previous.disabled = !hasPreviousPage;
+  next.onclick = () => {
+    page = { first: PAGE_SIZE, after: endCursor };
+    void showPets();
+  };
+  previous.onclick = () => {
+    page = { last: PAGE_SIZE, before: startCursor };
+    void showPets();
+  };
+}
+
+async function showOrders(): Promise<void> {
+  const { orders } = await run(MyOrders, {});
+  $('orders').replaceChildren(
+    ...orders.nodes.map((order) => {
+      const nextStep = order.status === 'placed' ? 'approved' : order.status === 'approved' ? 'delivered' : null;
+      const advance = nextStep
+        ? [button(nextStep === 'approved' ? 'Approve' : 'Deliver', () => void advanceOrder(order.id, nextStep))]
+        : [];
+      return item(`Order #${order.id}: ${order.pet.name}, ${order.status}`, `order-${order.id}`, ...advance);
+    }),
+  );
+}
+
+async function placeOrder(petId: string): Promise<void> {
+  $('order-error').textContent = '';
+  try {
+    await run(PlaceOrder, { petId });
+  } catch (error) {
+    say('order-error', error);
+  }
+  await Promise.all([showPets(), showOrders()]);
+}
+
+async function advanceOrder(id: string, status: 'approved' | 'delivered'): Promise<void> {
+  $('order-error').textContent = '';
+  try {
+    await run(AdvanceOrder, { id, status });
+  } catch (error) {
+    say('order-error', error);
+  }
+  await Promise.all([showPets(), showOrders()]);
+}
+
+$('key-form').addEventListener('submit', (event) => {
+  event.preventDefault();
+  setApiKey($<HTMLInputElement>('key').value);
+  void refresh();
+});
+
+$('status-filter').addEventListener('change', () => {
+  page = { first: PAGE_SIZE };
+  void showPets();
+});
+
+$('create-pet').addEventListener('submit', async (event) => {
+  event.preventDefault();
+  $('create-error').textContent = '';
+  try {
+    await run(CreatePet, {
+      input: { name: $<HTMLInputElement>('pet-name').value, categoryId: Number($<HTMLInputElement>('pet-category').value) },
+    });
+    $<HTMLInputElement>('pet-name').value = '';
+    await showPets();
+  } catch (error) {
+    // The server's own words, e.g. "Argument 'name' must contain a non-blank character."
+    say('create-error', error);
+  }
+});
+
+// A message's delivery, watched live: the status updates as the server pushes it.
+$('send-message').addEventListener('submit', async (event) => {
+  event.preventDefault();
+  const output = $('message-status');
+  try {
+    const { sendMessage } = await run(SendMessage, { message: $<HTMLInputElement>('message-text').value });
+    output.textContent = sendMessage.status;
+    for await (const { messageUpdated } of subscribe(MessageUpdated, { id: sendMessage.id })) {
+      output.textContent = `${messageUpdated.status} (${messageUpdated.attempts} attempts)`;
+    }
+  } catch (error) {
+    say('message-status', error);
+  }
+});
+
+async function refresh(): Promise<void> {
+  try {
+    await Promise.all([showPets(), showOrders()]);
+  } catch (error) {
+    say('create-error', error);
+  }
+}
+
+void refresh();
