@@ -173,6 +173,22 @@ async function main(): Promise<void> {
         `| ${scenario.name} | ${fmt(pr.cpu)} | ${fmt(fr.cpu)} | **${fmt(fr.cpu / pr.cpu, 2)}** | ${fmt(pr.rps)} | ${fmt(fr.rps)} | ${fmt(pr.rps / fr.rps, 2)} | ${pr.p50} | ${pr.p99} | ${fmt(pr.p99 / Math.max(pr.p50, 1), 1)} | ${faulty(p)} |`,
       );
     }
+    // Relations: a page of 100 orders with and without their pets (Order.pet, batched per operation).
+    for (let i = 1; i <= 100; i++) {
+      await fetch(`${project.origin}/v1/store/orders`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${projectDb.key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ petId: i * 3 }),
+      });
+    }
+    const [bare, related] = await sideBySide(
+      { server: project, request: gql('{ orders(first: 100) { nodes { id status petId } } }'), key: projectDb.key },
+      { server: project, request: gql('{ orders(first: 100) { nodes { id status pet { id name status } } } }'), key: projectDb.key },
+      2,
+    );
+    if (faulty(bare) + faulty(related) > 0) failures.push('orders with pets');
+    const [bareCpu, relatedCpu] = [least(bare.map((x) => x.cpu)), least(related.map((x) => x.cpu))];
+
     const rss = project.peakRssMb();
     const floorRss = floor.peakRssMb();
     await project.stop();
@@ -198,6 +214,10 @@ async function main(): Promise<void> {
     const [floorCpu, yogaCpu] = [least(f.map((x) => x.cpu)), least(y.map((x) => x.cpu))];
     console.log(
       `\nYoga ceiling: bare graphql-yoga on node:http, the floor's statements and auth, none of this project: ${fmt(yogaCpu)} µs/req vs floor ${fmt(floorCpu)} = **${fmt(floorCpu / yogaCpu, 2)}** (req/s ${fmt(median(y.map((x) => x.rps)))} vs ${fmt(median(f.map((x) => x.rps)))})`,
+    );
+
+    console.log(
+      `\nOrder.pet on a page of 100 orders: ${fmt(relatedCpu)} µs/req with the pets, ${fmt(bareCpu)} without = **${fmt(relatedCpu / bareCpu, 2)}×** (req/s ${fmt(median(related.map((x) => x.rps)))} vs ${fmt(median(bare.map((x) => x.rps)))})`,
     );
 
     // Scale: a page deep in a large table should cost what the first page costs (keyset pagination).
