@@ -57,6 +57,8 @@ export async function createApp({ config, database = openDatabase(config.databas
     introspection: config.graphqlIntrospection,
     production: config.nodeEnv === 'production',
     trustedDocuments: config.trustedDocuments,
+    jit: config.graphqlJit,
+    fastPath: config.graphqlFastPath,
     messageQuota: ({ req, reply }, count) => limits.message(req, reply, count),
   });
   await mountRest(app, { db, config, limits });

@@ -25,6 +25,10 @@ export interface Config {
   graphqlIntrospection: boolean;
   /** Trusted documents by id (GRAPHQL_TRUSTED_DOCUMENTS); in production, the only operations that run. */
   trustedDocuments: ReadonlyMap<string, string> | null;
+  /** GraphQL queries and mutations compiled by graphql-jit (GRAPHQL_JIT); default on. */
+  graphqlJit: boolean;
+  /** POST JSON to /graphql handed from Fastify straight to Yoga's operation pipeline (GRAPHQL_FAST_PATH); default on. */
+  graphqlFastPath: boolean;
   delivery: DeliveryConfig;
   /** Origins allowed to call from a browser; empty means CORS is off. */
   corsOrigins: string[];
@@ -151,6 +155,8 @@ export function loadConfig(env: Env = process.env): Config {
     graphiql: flag(problems, env, 'GRAPHIQL', nodeEnv !== 'production'),
     graphqlIntrospection: flag(problems, env, 'GRAPHQL_INTROSPECTION', nodeEnv !== 'production'),
     trustedDocuments: trustedDocuments(problems, env),
+    graphqlJit: flag(problems, env, 'GRAPHQL_JIT', true),
+    graphqlFastPath: flag(problems, env, 'GRAPHQL_FAST_PATH', true),
     delivery: deliveryConfig(problems, env),
     corsOrigins: origins(problems, env),
     redis: redisConfig(problems, env),

@@ -1,7 +1,6 @@
 // Type only: the module itself is loaded on demand, where GraphiQL is on.
 import { requestDb } from '../http/idempotency-hooks.ts';
 import type { renderGraphiQL } from '@graphql-yoga/render-graphiql';
-import { useDisableIntrospection } from '@graphql-yoga/plugin-disable-introspection';
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import { createSchema, createYoga } from 'graphql-yoga';
 import type { Plugin, YogaServerInstance } from 'graphql-yoga';
@@ -14,8 +13,10 @@ import { createMaskError } from './mask-error.ts';
 import { useLimits } from './plugins/use-limits.ts';
 import { useLogUnexpectedErrors } from './plugins/use-log-unexpected-errors.ts';
 import { useMessageQuota } from './plugins/use-message-quota.ts';
+import { useNoIntrospection } from './plugins/use-no-introspection.ts';
 import { useParseErrorCode } from './plugins/use-parse-error-code.ts';
 import { useRequireKey } from './plugins/use-require-key.ts';
+import { useSafeJit } from './plugins/use-safe-jit.ts';
 import { useTrustedDocuments } from './plugins/use-trusted-documents.ts';
 import { useValidationErrorShape } from './plugins/use-validation-error-shape.ts';
 import { resolvers } from './resolvers/index.ts';
@@ -50,6 +51,8 @@ export interface GraphQLOptions {
   production?: boolean;
   /** Trusted documents by id; in production, the only operations that run. */
   trustedDocuments?: ReadonlyMap<string, string> | null;
+  /** Queries and mutations run compiled by graphql-jit (same answers; off to compare). */
+  jit?: boolean;
 }
 
 export async function createGraphQL({
@@ -61,6 +64,7 @@ export async function createGraphQL({
   introspection = true,
   production = false,
   trustedDocuments = null,
+  jit = true,
 }: GraphQLOptions): Promise<YogaServerInstance<ServerContext, GraphQLContext>> {
   type Context = GraphQLContext & ServerContext;
   const maskError = createMaskError({ production });
@@ -72,7 +76,8 @@ export async function createGraphQL({
     useRequireKey<Context>(),
     useLogUnexpectedErrors<Context>(),
   ];
-  if (!introspection) plugins.push(useDisableIntrospection() as Plugin<Context>);
+  if (!introspection) plugins.push(useNoIntrospection<Context>());
+  if (jit) plugins.push(useSafeJit<Context>());
   if (messageQuota) plugins.push(useMessageQuota<Context>(messageQuota));
 
   return createYoga<ServerContext, GraphQLContext>({
@@ -83,6 +88,9 @@ export async function createGraphQL({
     context: ({ req }) => ({ db: requestDb(req, db), principal: req.principal, requestId: req.id, log: req.log, live }),
     maskedErrors: { maskError },
     batching: false,
+    // Fastify already bounds the body (bodyLimit, 413 with the Error body). Yoga's own limit
+    // would wrap every body in a TransformStream and a new Request, for nothing.
+    maxRequestBodySize: false,
     // Only CORS_ORIGINS decides, through @fastify/cors on both faces.
     cors: false,
     landingPage: false,

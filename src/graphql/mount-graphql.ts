@@ -7,9 +7,15 @@ import { errorHandler, sendErrorBody } from '../http/error-handler.ts';
 import { sendGraphQLErrors } from './coded-error.ts';
 import type { GraphQLOptions } from './create-graphql.ts';
 import { createGraphQL } from './create-graphql.ts';
+import { fastPathParams, fastPathResponse } from './fast-path.ts';
+
+export interface MountGraphQLOptions extends Omit<GraphQLOptions, 'log'> {
+  /** Plain JSON POSTs go from Fastify's parsed body straight to Yoga's operation pipeline (fast-path.ts). */
+  fastPath?: boolean;
+}
 
 /** Serves Yoga at /graphql (GET and POST) inside the Fastify app, beside REST. */
-export async function mountGraphQL(app: FastifyInstance, options: Omit<GraphQLOptions, 'log'>): Promise<void> {
+export async function mountGraphQL(app: FastifyInstance, { fastPath = true, ...options }: MountGraphQLOptions): Promise<void> {
   const yoga = await createGraphQL({ ...options, log: app.log });
   // Idempotency-Key applies to mutations, and only an answer without errors is kept for replays.
   const idempotent = idempotencyHooks(options.db, {
@@ -30,7 +36,12 @@ export async function mountGraphQL(app: FastifyInstance, options: Omit<GraphQLOp
       if (req.method === 'POST' && (typeof req.body !== 'object' || req.body === null || Array.isArray(req.body))) {
         throw new AppError('VALIDATION_FAILED', 'The request body must be a JSON object.');
       }
-      const response = await yoga.handleNodeRequestAndResponse(req, reply, { req, reply });
+      // whatwg-node takes an empty parsed body for "not parsed" and waits on the stream Fastify has already read.
+      if (req.method === 'POST' && Object.keys(req.body as object).length === 0) req.body = '{}';
+      const params = fastPath ? fastPathParams(req) : null;
+      const response = params
+        ? await fastPathResponse(yoga, req, reply, params)
+        : await yoga.handleNodeRequestAndResponse(req, reply, { req, reply });
       // Yoga answers an Accept header it cannot serve (a browser asking for a page where GraphiQL is off) with an empty 406.
       if (response.status === 406) {
         await response.body?.cancel();

@@ -1,0 +1,96 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ExecutionResult } from 'graphql';
+import { isAsyncIterable, processRegularResult } from 'graphql-yoga';
+import type { GraphQLParams, YogaServerInstance } from 'graphql-yoga';
+import type { GraphQLContext } from './context.ts';
+import type { ServerContext } from './create-graphql.ts';
+
+type Yoga = YogaServerInstance<ServerContext, GraphQLContext>;
+
+const PARAM_NAMES = new Set(['query', 'variables', 'operationName', 'extensions']);
+const REGULAR_TYPES = ['application/graphql-response+json', 'application/json'] as const;
+type RegularType = (typeof REGULAR_TYPES)[number];
+
+/**
+ * The GraphQL parameters of a request Yoga would take apart exactly as Fastify already has:
+ * a POST whose JSON body holds only a string query and object variables and extensions, from
+ * no browser (no Origin), asking for plain JSON. Anything else (GET, other bodies, other
+ * media types, trusted document ids) takes Yoga's whole path; null says so.
+ */
+export function fastPathParams(req: FastifyRequest): GraphQLParams | null {
+  if (req.method !== 'POST' || req.headers.origin !== undefined) return null;
+  if (typeof req.body !== 'object' || req.body === null) return null;
+  const body = req.body as Record<string, unknown>;
+  for (const name in body) if (!PARAM_NAMES.has(name) && body[name] != null) return null;
+  if (typeof body.query !== 'string') return null;
+  if (!isObjectOrAbsent(body.variables) || !isObjectOrAbsent(body.extensions)) return null;
+  if (body.operationName != null && typeof body.operationName !== 'string') return null;
+  if (regularMediaType(req.headers.accept) === null) return null;
+  return body as GraphQLParams;
+}
+
+/**
+ * Runs the parameters through Yoga's operation pipeline (onParams, every envelop hook, the
+ * executor, onExecutionResult) and its own JSON result processing, skipping only the Fetch
+ * API request Yoga would rebuild from what Fastify has parsed.
+ */
+export async function fastPathResponse(yoga: Yoga, req: FastifyRequest, reply: FastifyReply, params: GraphQLParams): Promise<Response> {
+  const { fetchAPI } = yoga;
+  const request = new fetchAPI.Request(`http://localhost${req.url}`, {
+    method: 'POST',
+    headers: req.headers as Record<string, string>,
+  });
+  const serverContext = { req, reply } as ServerContext & Record<string, unknown>;
+  let result: ExecutionResult | AsyncIterable<ExecutionResult>;
+  try {
+    result = (await yoga.getResultForParams({ params, request }, serverContext)) as typeof result;
+  } catch {
+    // Only an onParams hook throws here (a refused trusted document), before anything ran:
+    // Yoga's whole path gives the same refusal in its own words.
+    return yoga.handleNodeRequestAndResponse(req, reply, { req, reply });
+  }
+  if (isAsyncIterable(result)) {
+    // A subscription that asked for JSON: Yoga answers 406, as the route then does.
+    await result[Symbol.asyncIterator]().return?.();
+    return new fetchAPI.Response(null, { status: 406 });
+  }
+  const mediaType = regularMediaType(req.headers.accept) ?? 'application/json';
+  return processRegularResult(result, fetchAPI, mediaType) as Response | Promise<Response>;
+}
+
+/**
+ * Yoga's content negotiation (use-result-processor.ts) for an Accept header that names only
+ * JSON types without parameters: the first listed type that a JSON answer matches wins.
+ * Null for anything else, which Yoga negotiates itself.
+ */
+function regularMediaType(accept: string | undefined): RegularType | null {
+  const key = accept ?? '';
+  let known = negotiated.get(key);
+  if (known === undefined) {
+    known = negotiate(accept);
+    // Clients send a handful of Accept values; an unbounded variety is not worth remembering.
+    if (negotiated.size < 64) negotiated.set(key, known);
+  }
+  return known;
+}
+const negotiated = new Map<string, RegularType | null>();
+
+function negotiate(accept: string | undefined): RegularType | null {
+  const asked = (accept ?? '*/*').replace(/\s/g, '').toLowerCase().split(',');
+  let chosen: RegularType | null = null;
+  for (const type of asked.reverse()) {
+    const [pre, suf] = type.split('/');
+    if (suf === undefined || type.includes(';')) return null;
+    const matches = REGULAR_TYPES.filter((own) => {
+      const [ownPre, ownSuf] = own.split('/');
+      return (pre === '*' || pre === ownPre) && (suf === '*' || suf === ownSuf);
+    });
+    if (matches.length === 0) return null;
+    chosen = matches[matches.length - 1] ?? chosen;
+  }
+  return chosen;
+}
+
+function isObjectOrAbsent(value: unknown): boolean {
+  return value == null || (typeof value === 'object' && !Array.isArray(value));
+}

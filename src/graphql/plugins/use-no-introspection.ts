@@ -1,0 +1,15 @@
+import { NoSchemaIntrospectionCustomRule } from 'graphql';
+import type { Plugin } from 'graphql-yoga';
+
+/**
+ * Introspection off as a validation rule, so it holds for every way a document reaches
+ * execution. (@graphql-yoga/plugin-disable-introspection decides in onRequestParse, a hook
+ * the route's fast path does not run.)
+ */
+export function useNoIntrospection<Context extends object>(): Plugin<Context> {
+  return {
+    onValidate({ addValidationRule }) {
+      addValidationRule(NoSchemaIntrospectionCustomRule);
+    },
+  };
+}
