@@ -235,6 +235,9 @@ describe('petstore CLI', { timeout: 180_000 }, () => {
     try {
       const health = await waitForOk(`http://127.0.0.1:${port}/healthz`, 150_000);
       expect(health).toBe(200);
+      // The key is printed once the server listens, so it may reach stdout just after the first answer.
+      const deadline = Date.now() + 30_000;
+      while (!KEY.test(output) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
       expect(output).toMatch(KEY);
     } finally {
       process.kill(-(child.pid ?? 0), 'SIGTERM');
