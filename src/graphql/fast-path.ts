@@ -4,6 +4,7 @@ import { isAsyncIterable, processRegularResult } from 'graphql-yoga';
 import type { GraphQLParams, YogaServerInstance } from 'graphql-yoga';
 import type { GraphQLContext } from './context.ts';
 import type { ServerContext } from './create-graphql.ts';
+import { yogaWholePath } from './yoga-whole-path.ts';
 
 type Yoga = YogaServerInstance<ServerContext, GraphQLContext>;
 
@@ -11,22 +12,27 @@ const PARAM_NAMES = new Set(['query', 'variables', 'operationName', 'extensions'
 const REGULAR_TYPES = ['application/graphql-response+json', 'application/json'] as const;
 type RegularType = (typeof REGULAR_TYPES)[number];
 
+export interface FastPathRequest {
+  params: GraphQLParams;
+  /** The JSON type Yoga's negotiation would answer in. */
+  mediaType: RegularType;
+}
+
 /**
- * The GraphQL parameters of a request Yoga would take apart exactly as Fastify already has:
- * a POST whose JSON body holds only a string query and object variables and extensions, from
- * no browser (no Origin), asking for plain JSON. Anything else (GET, other bodies, other
- * media types, trusted document ids) takes Yoga's whole path; null says so.
+ * A request Yoga would take apart exactly as Fastify already has: a POST whose JSON body
+ * (an object: the route refuses any other) holds only a string query and object variables
+ * and extensions, from no browser (no Origin), asking for plain JSON. Anything else (GET,
+ * other bodies, other media types, trusted document ids) takes Yoga's whole path; null says so.
  */
-export function fastPathParams(req: FastifyRequest): GraphQLParams | null {
+export function fastPathRequest(req: FastifyRequest): FastPathRequest | null {
   if (req.method !== 'POST' || req.headers.origin !== undefined) return null;
-  if (typeof req.body !== 'object' || req.body === null) return null;
   const body = req.body as Record<string, unknown>;
   for (const name in body) if (!PARAM_NAMES.has(name) && body[name] != null) return null;
   if (typeof body.query !== 'string') return null;
   if (!isObjectOrAbsent(body.variables) || !isObjectOrAbsent(body.extensions)) return null;
   if (body.operationName != null && typeof body.operationName !== 'string') return null;
-  if (regularMediaType(req.headers.accept) === null) return null;
-  return body as GraphQLParams;
+  const mediaType = regularMediaType(req.headers.accept);
+  return mediaType ? { params: body as GraphQLParams, mediaType } : null;
 }
 
 /**
@@ -34,27 +40,31 @@ export function fastPathParams(req: FastifyRequest): GraphQLParams | null {
  * executor, onExecutionResult) and its own JSON result processing, skipping only the Fetch
  * API request Yoga would rebuild from what Fastify has parsed.
  */
-export async function fastPathResponse(yoga: Yoga, req: FastifyRequest, reply: FastifyReply, params: GraphQLParams): Promise<Response> {
+export async function fastPathResponse(
+  yoga: Yoga,
+  req: FastifyRequest,
+  reply: FastifyReply,
+  { params, mediaType }: FastPathRequest,
+): Promise<Response> {
   const { fetchAPI } = yoga;
   const request = new fetchAPI.Request(`http://localhost${req.url}`, {
     method: 'POST',
     headers: req.headers as Record<string, string>,
   });
-  const serverContext = { req, reply } as ServerContext & Record<string, unknown>;
+  const serverContext: ServerContext = { req, reply };
   let result: ExecutionResult | AsyncIterable<ExecutionResult>;
   try {
     result = (await yoga.getResultForParams({ params, request }, serverContext)) as typeof result;
   } catch {
     // Only an onParams hook throws here (a refused trusted document), before anything ran:
     // Yoga's whole path gives the same refusal in its own words.
-    return yoga.handleNodeRequestAndResponse(req, reply, { req, reply });
+    return yogaWholePath(yoga, req, reply);
   }
   if (isAsyncIterable(result)) {
     // A subscription that asked for JSON: Yoga answers 406, as the route then does.
     await result[Symbol.asyncIterator]().return?.();
     return new fetchAPI.Response(null, { status: 406 });
   }
-  const mediaType = regularMediaType(req.headers.accept) ?? 'application/json';
   return processRegularResult(result, fetchAPI, mediaType) as Response | Promise<Response>;
 }
 
@@ -86,7 +96,7 @@ function negotiate(accept: string | undefined): RegularType | null {
       return (pre === '*' || pre === ownPre) && (suf === '*' || suf === ownSuf);
     });
     if (matches.length === 0) return null;
-    chosen = matches[matches.length - 1] ?? chosen;
+    chosen = matches[matches.length - 1] as RegularType;
   }
   return chosen;
 }

@@ -7,7 +7,8 @@ import { errorHandler, sendErrorBody } from '../http/error-handler.ts';
 import { sendGraphQLErrors } from './coded-error.ts';
 import type { GraphQLOptions } from './create-graphql.ts';
 import { createGraphQL } from './create-graphql.ts';
-import { fastPathParams, fastPathResponse } from './fast-path.ts';
+import { fastPathRequest, fastPathResponse } from './fast-path.ts';
+import { yogaWholePath } from './yoga-whole-path.ts';
 
 export interface MountGraphQLOptions extends Omit<GraphQLOptions, 'log'> {
   /** Plain JSON POSTs go from Fastify's parsed body straight to Yoga's operation pipeline (fast-path.ts). */
@@ -36,12 +37,8 @@ export async function mountGraphQL(app: FastifyInstance, { fastPath = true, ...o
       if (req.method === 'POST' && (typeof req.body !== 'object' || req.body === null || Array.isArray(req.body))) {
         throw new AppError('VALIDATION_FAILED', 'The request body must be a JSON object.');
       }
-      // whatwg-node takes an empty parsed body for "not parsed" and waits on the stream Fastify has already read.
-      if (req.method === 'POST' && Object.keys(req.body as object).length === 0) req.body = '{}';
-      const params = fastPath ? fastPathParams(req) : null;
-      const response = params
-        ? await fastPathResponse(yoga, req, reply, params)
-        : await yoga.handleNodeRequestAndResponse(req, reply, { req, reply });
+      const fast = fastPath ? fastPathRequest(req) : null;
+      const response = fast ? await fastPathResponse(yoga, req, reply, fast) : await yogaWholePath(yoga, req, reply);
       // Yoga answers an Accept header it cannot serve (a browser asking for a page where GraphiQL is off) with an empty 406.
       if (response.status === 406) {
         await response.body?.cancel();

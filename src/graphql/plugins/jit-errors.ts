@@ -8,10 +8,9 @@ import type { ASTNode, DocumentNode, SourceLocation } from 'graphql';
  * graphql-js would have raised it. Only failed answers pay for this.
  */
 export function asGraphQLJsErrors(document: DocumentNode, errors: readonly GraphQLError[]): GraphQLError[] {
-  let fieldsAt: Map<string, ASTNode> | undefined;
+  const fieldsAt = fieldsByLocation(document);
   return errors.map((error) => {
-    fieldsAt ??= fieldsByLocation(document);
-    const nodes = (error.locations ?? []).map((at) => fieldsAt?.get(key(at))).filter((node) => node !== undefined);
+    const nodes = (error.locations ?? []).map((at) => fieldsAt.get(key(at))).filter((node) => node !== undefined);
     return new GraphQLError(error.message, {
       nodes: nodes.length > 0 ? nodes : undefined,
       path: error.path,
