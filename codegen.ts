@@ -21,6 +21,8 @@ const config: CodegenConfig = {
           OrderConnection: '../../services/orders/index.ts#OrderPage',
           CancelOrderPayload: '../../services/orders/index.ts#Order',
           PageInfo: '../resolvers/connection.ts#PageInfo',
+          ApiKey: '../../services/api-keys/index.ts#ApiKey',
+          NewApiKeyWithSecret: '../../services/api-keys/index.ts#NewApiKeyWithSecret',
         },
         scalars: {
           SafeInt: 'number',

@@ -117,6 +117,9 @@ describe('petstore CLI', { timeout: 180_000 }, () => {
       [['help', 'keys', 'revoke'], 'Usage: petstore keys revoke ID'],
       [['serve', '--help'], 'Usage: petstore serve'],
       [['migrate', '--help'], 'Usage: petstore migrate'],
+      [['accounts', '--help'], 'Usage: petstore accounts <list|disable|enable>'],
+      [['help', 'accounts', 'disable'], 'Usage: petstore accounts disable NAME'],
+      [['accounts', 'list', '-h'], 'Usage: petstore accounts list'],
       [[], 'Usage: petstore <command> [options]'],
     ] as const;
     // Independent processes: run at once, so a loaded machine does not add up their start times.

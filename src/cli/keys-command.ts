@@ -2,19 +2,8 @@ import { parseArgs } from 'node:util';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/types.ts';
 import { createApiKey, listApiKeys, revokeApiKey } from '../services/api-keys/index.ts';
+import { table } from './table.ts';
 import { UsageError } from './usage-error.ts';
-
-function table(rows: string[][]): string {
-  const widths = rows[0]?.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length))) ?? [];
-  return rows
-    .map((r) =>
-      r
-        .map((cell, i) => cell.padEnd(widths[i] ?? 0))
-        .join('  ')
-        .trimEnd(),
-    )
-    .join('\n');
-}
 
 export async function keysCommand(db: Kysely<Database>, args: string[], out: (line: string) => void): Promise<void> {
   const [sub, ...rest] = args;

@@ -4,7 +4,7 @@ import { HELP } from './usage.ts';
 import { UsageError } from './usage-error.ts';
 
 const out = (line: string) => process.stdout.write(`${line}\n`);
-const COMMANDS = ['serve', 'migrate', 'keys'];
+const COMMANDS = ['serve', 'migrate', 'keys', 'accounts'];
 
 function version(): string {
   const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { name: string; version: string };
@@ -49,10 +49,11 @@ async function run(argv: string[]): Promise<void> {
     await serve(config);
     return;
   }
-  const [{ openDatabase }, { migrateToLatest }, { keysCommand }] = await Promise.all([
+  const [{ openDatabase }, { migrateToLatest }, { keysCommand }, { accountsCommand }] = await Promise.all([
     import('../db/connection.ts'),
     import('../db/migrate.ts'),
     import('./keys-command.ts'),
+    import('./accounts-command.ts'),
   ]);
   const database = openDatabase(config.database);
   const { db } = database;
@@ -63,7 +64,7 @@ async function run(argv: string[]): Promise<void> {
       out(applied.length > 0 ? `Applied ${applied.length} migration(s): ${applied.join(', ')}.` : 'The database is up to date.');
       return;
     }
-    await keysCommand(db, args, out);
+    await (command === 'accounts' ? accountsCommand : keysCommand)(db, args, out);
   } finally {
     await db.destroy();
   }

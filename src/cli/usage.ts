@@ -11,6 +11,8 @@ Commands:
   keys create --account NAME     Create an API key (and the account when new); the key is the last line
   keys list                      List keys: id, prefix, account, created, last used, revoked
   keys revoke ID                 Revoke a key by id or prefix
+  accounts list                  List accounts: name, created, active keys, disabled
+  accounts disable NAME          Refuse every key of an account (enable NAME undoes it)
   help [COMMAND]                 Show help, for one command when named
   --version                      Print the version
 
@@ -49,4 +51,23 @@ revoked. The secret part of a key is never stored, so it is never shown.`,
 
 Revokes the key with this id (a number) or prefix (psk_ and 8 characters).
 A running server refuses it within 250 ms. Revoking a revoked key changes nothing.`,
+  accounts: `Usage: petstore accounts <list|disable|enable>
+
+  accounts list                  List accounts with their active keys
+  accounts disable NAME          Refuse every key of the account
+  accounts enable NAME           Accept its unrevoked keys again
+
+Run \`petstore accounts <command> --help\` for more.`,
+  'accounts list': `Usage: petstore accounts list
+
+Lists every account: name, created, how many unrevoked keys it holds, and
+when it was disabled (- when it is not).`,
+  'accounts disable': `Usage: petstore accounts disable NAME
+
+Disables account NAME: every key of it is refused, by every running server
+within 250 ms. Its keys are kept; \`accounts enable NAME\` accepts them again.
+Disabling a disabled account changes nothing.`,
+  'accounts enable': `Usage: petstore accounts enable NAME
+
+Enables a disabled account again: its unrevoked keys work at once.`,
 };

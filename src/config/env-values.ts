@@ -31,6 +31,15 @@ export function flag(problems: string[], env: Env, name: string, fallback: boole
   return fallback;
 }
 
+/** One of a few words, e.g. SIGNUP=open|off. */
+export function oneOf<T extends string>(problems: string[], env: Env, name: string, words: readonly T[], fallback: T): T {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if ((words as readonly string[]).includes(raw)) return raw as T;
+  problems.push(`${name} must be one of ${words.join(', ')} (got '${raw}').`);
+  return fallback;
+}
+
 export function integer(problems: string[], env: Env, name: string, fallback: number, min: number, max: number): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;

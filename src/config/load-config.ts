@@ -1,4 +1,4 @@
-import { baseUrl, flag, httpUrl, integer, origins, redisConfig, trustProxy } from './env-values.ts';
+import { baseUrl, flag, httpUrl, integer, oneOf, origins, redisConfig, trustProxy } from './env-values.ts';
 import type { Env } from './env-values.ts';
 import { trustedDocuments } from './trusted-documents.ts';
 
@@ -29,6 +29,8 @@ export interface Config {
   graphqlJit: boolean;
   /** POST JSON to /graphql handed from Fastify straight to Yoga's operation pipeline (GRAPHQL_FAST_PATH); default on. */
   graphqlFastPath: boolean;
+  /** SIGNUP=open: anyone may create an account and its first key at POST /signup. Default off (the route is absent). */
+  signup: boolean;
   delivery: DeliveryConfig;
   /** Origins allowed to call from a browser; empty means CORS is off. */
   corsOrigins: string[];
@@ -79,6 +81,8 @@ export interface RateLimitConfig {
   messagesPerKey: number;
   /** Requests without a valid key per client address per minute: throttles key guessing. */
   perAddressWithoutKey: number;
+  /** Sign-ups per client address per minute (SIGNUP=open); counted even when perKey is 0. */
+  signupsPerAddress: number;
 }
 
 export interface DeliveryConfig {
@@ -157,6 +161,7 @@ export function loadConfig(env: Env = process.env): Config {
     trustedDocuments: trustedDocuments(problems, env),
     graphqlJit: flag(problems, env, 'GRAPHQL_JIT', true),
     graphqlFastPath: flag(problems, env, 'GRAPHQL_FAST_PATH', true),
+    signup: oneOf(problems, env, 'SIGNUP', ['open', 'off'] as const, 'off') === 'open',
     delivery: deliveryConfig(problems, env),
     corsOrigins: origins(problems, env),
     redis: redisConfig(problems, env),
@@ -174,6 +179,7 @@ export function loadConfig(env: Env = process.env): Config {
       perKey: integer(problems, env, 'RATE_LIMIT_PER_MINUTE', 600, 0, 1_000_000),
       messagesPerKey: integer(problems, env, 'MESSAGE_RATE_LIMIT_PER_MINUTE', 60, 1, 1_000_000),
       perAddressWithoutKey: integer(problems, env, 'UNAUTHENTICATED_RATE_LIMIT_PER_MINUTE', 60, 1, 1_000_000),
+      signupsPerAddress: integer(problems, env, 'SIGNUP_RATE_LIMIT_PER_MINUTE', 2, 1, 1_000),
     },
   };
   if (problems.length > 0) throw new ConfigError(problems);

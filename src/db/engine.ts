@@ -1,5 +1,6 @@
 import { PostgresAdapter, sql } from 'kysely';
-import type { QueryExecutor, RawBuilder } from 'kysely';
+import type { Kysely, QueryExecutor, RawBuilder } from 'kysely';
+import type { Database } from './types.ts';
 
 /** Anything that runs queries: a Kysely instance, a transaction, one with plugins. */
 export interface Queryable {
@@ -48,4 +49,18 @@ export function idInOrder(db: Queryable, table: keyof typeof INSERT_LOCKS): RawB
 /** `for update skip locked` where the engine has it (PostgreSQL); SQLite has one writer, so nothing to skip. */
 export function skipLockedRows(db: Queryable): boolean {
   return engineOf(db) === 'postgres';
+}
+
+// Per-row turns take a class of their own, the row's id as the object.
+const ROW_TURNS = { 'account-keys': LOCK_CLASS + 1 } as const;
+
+/**
+ * Makes the rest of the transaction take turns with every other transaction that asks for the
+ * same `scope` and `id` (until commit): a count-then-insert is then exact. PostgreSQL needs a
+ * transaction-scoped advisory lock for that; SQLite's single writer already gives it, so this
+ * is a no-op there.
+ */
+export async function takeTurns(db: Queryable & Kysely<Database>, scope: keyof typeof ROW_TURNS, id: number): Promise<void> {
+  if (engineOf(db) !== 'postgres') return;
+  await sql`select pg_advisory_xact_lock(${sql.lit(ROW_TURNS[scope])}, ${id}::int4)`.execute(db);
 }

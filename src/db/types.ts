@@ -15,6 +15,8 @@ export interface AccountsTable {
   id: Generated<number>;
   name: string;
   created_at: ColumnType<Timestamp, Timestamp, never>;
+  /** Set by an operator (`petstore accounts disable`): every key of the account is refused. */
+  disabled_at: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
 }
 
 export interface ApiKeysTable {
@@ -22,6 +24,8 @@ export interface ApiKeysTable {
   account_id: number;
   /** The public start of the key (`psk_` + 8 characters): how a key is found and named, never enough to use it. */
   prefix: string;
+  /** What the owner calls the key (optional, set when it is made). */
+  name: ColumnType<string | null, string | null | undefined, never>;
   /** SHA-256 of the whole key, hex. The key itself is never stored. */
   key_hash: string;
   created_at: ColumnType<Timestamp, Timestamp, never>;

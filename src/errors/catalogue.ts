@@ -21,6 +21,7 @@ export const errorCatalogue = {
   PET_NOT_FOUND: { status: 404, message: 'The requested pet could not be found.' },
   MESSAGE_NOT_FOUND: { status: 404, message: 'The requested message could not be found.' },
   API_KEY_NOT_FOUND: { status: 404, message: 'No such API key.' },
+  ACCOUNT_NOT_FOUND: { status: 404, message: 'No such account.' },
   ORDER_NOT_FOUND: { status: 404, message: 'The requested order could not be found.' },
   METHOD_NOT_ALLOWED: { status: 405, message: 'The method is not allowed on this route.' },
   NOT_ACCEPTABLE: {
@@ -30,6 +31,8 @@ export const errorCatalogue = {
   IDEMPOTENCY_KEY_IN_USE: { status: 409, message: 'A request with this Idempotency-Key is still being handled; retry shortly.' },
   PET_NOT_AVAILABLE: { status: 409, message: 'Only an available pet can be ordered.' },
   INVALID_ORDER_TRANSITION: { status: 409, message: 'Orders move forward one step at a time: placed, approved, delivered.' },
+  ACCOUNT_NAME_TAKEN: { status: 409, message: 'The account name is taken; choose another.' },
+  API_KEY_LIMIT_REACHED: { status: 409, message: 'The account has as many active keys as it may hold; revoke one first.' },
   IDEMPOTENCY_KEY_REUSED: { status: 422, message: 'This Idempotency-Key was already used with a different request.' },
   REQUEST_TIMEOUT: { status: 408, message: 'The request was not received in time.' },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is too large.' },

@@ -11,6 +11,8 @@ export interface GraphQLContext {
   principal: Principal | null;
   requestId: string;
   log: FastifyBaseLogger;
+  /** The request holds an Idempotency-Key: its answer is kept for replays. */
+  idempotent: boolean;
   /** Where subscriptions get their events. */
   live: LiveFeed;
 }

@@ -85,7 +85,14 @@ export async function createGraphQL({
     graphqlEndpoint: '/graphql',
     // The key was checked by the route's onRequest hooks, with REST's code. A mutation with an
     // Idempotency-Key runs in its request's transaction, reads included (see idempotency-hooks.ts).
-    context: ({ req }) => ({ db: requestDb(req, db), principal: req.principal, requestId: req.id, log: req.log, live }),
+    context: ({ req }) => ({
+      db: requestDb(req, db),
+      principal: req.principal,
+      requestId: req.id,
+      log: req.log,
+      idempotent: req.idempotency != null,
+      live,
+    }),
     maskedErrors: { maskError },
     batching: false,
     // Fastify already bounds the body (bodyLimit, 413 with the Error body). Yoga's own limit

@@ -48,6 +48,8 @@ export async function mountGraphQL(app: FastifyInstance, { fastPath = true, ...o
         reply.header(key, value);
       });
       reply.status(response.status);
+      // A POST may run createKey, whose answer holds a secret: no cache on the way may keep any POST answer.
+      if (req.method === 'POST') reply.header('Cache-Control', 'no-store');
       // A subscription's event stream goes out as it comes.
       if (response.body && response.headers.get('content-type')?.startsWith('text/event-stream')) {
         // Yoga's body is its fetch ponyfill's stream, which Readable.fromWeb refuses; it is async-iterable.

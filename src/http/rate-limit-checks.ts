@@ -16,6 +16,8 @@ export interface RateLimitChecks {
   request(request: FastifyRequest, reply: FastifyReply): void | Promise<void>;
   /** Sending `count` messages: the tighter per-key quota, all or none. */
   message(request: FastifyRequest, reply: FastifyReply, count?: number): void | Promise<void>;
+  /** One sign-up from the caller's address: a budget of its own, always counted. */
+  signup(request: FastifyRequest, reply: FastifyReply): void | Promise<void>;
 }
 
 /** Applies the decision now, or when it arrives: the in-memory limiter answers at once, Redis later. */
@@ -50,6 +52,9 @@ export function rateLimitChecks(limiter: RateLimiter, limits: RateLimitConfig): 
       return then(limiter.take(`messages:${request.principal.keyId}`, 'messages-per-key', limits.messagesPerKey, count), (d) =>
         enforce(reply, d),
       );
+    },
+    signup(request, reply) {
+      return then(limiter.take(`signup:${request.ip}`, 'signups-per-address', limits.signupsPerAddress), (d) => enforce(reply, d));
     },
   };
 }

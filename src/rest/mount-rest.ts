@@ -9,8 +9,10 @@ import { strictAjv } from '../services/validation/validator.ts';
 import { compileParamValidator } from './param-validator.ts';
 import { useOpenApi } from './plugins/use-openapi.ts';
 import { healthRoutes } from './routes/health.ts';
+import { keysRoutes } from './routes/keys.ts';
 import { messagesRoutes } from './routes/messages.ts';
 import { petsRoutes } from './routes/pets.ts';
+import { signupRoutes } from './routes/signup.ts';
 import { storeOrdersRoutes } from './routes/store-orders.ts';
 import { NAMED_SCHEMAS } from './schemas.ts';
 
@@ -40,6 +42,8 @@ export async function mountRest(app: FastifyInstance, { db, config, limits }: Re
     keyed.addHook('onRequest', requireKey);
     await keyed.register(petsRoutes, { prefix: '/v1', db, linkBase, idempotent });
     await keyed.register(storeOrdersRoutes, { prefix: '/v1', db, linkBase, idempotent });
+    await keyed.register(keysRoutes, { prefix: '/v1', db });
     await keyed.register(messagesRoutes, { db, idempotent, messageQuota: async (request, reply) => limits.message(request, reply) });
   });
+  if (config.signup) await app.register(signupRoutes, { db, signupQuota: async (request, reply) => limits.signup(request, reply) });
 }

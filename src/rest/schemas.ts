@@ -1,5 +1,7 @@
 import { errorCatalogue } from '../errors/index.ts';
 import type { ErrorCode } from '../errors/index.ts';
+import { signedUpSchema, signUpSchema } from '../services/accounts/index.ts';
+import { apiKeySchema, newApiKeySchema, newApiKeyWithSecretSchema } from '../services/api-keys/index.ts';
 import { messageSchema, sendMessageSchema } from '../services/messages/index.ts';
 import { advanceOrderSchema, orderSchema, placeOrderSchema } from '../services/orders/index.ts';
 import { newPetSchema, petSchema } from '../services/pets/index.ts';
@@ -28,6 +30,11 @@ export const NAMED_SCHEMAS = {
   OrderStatusChange: advanceOrderSchema,
   Message: messageSchema,
   NewMessage: sendMessageSchema,
+  ApiKey: apiKeySchema,
+  NewApiKey: newApiKeySchema,
+  NewApiKeyWithSecret: newApiKeyWithSecretSchema,
+  SignUp: signUpSchema,
+  SignedUp: signedUpSchema,
   Error: errorBodySchema,
 } as const;
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from '../helpers/fixtures.ts';
 import { graphql } from '../helpers/graphql.ts';
+import { createApiKey } from '../../src/services/api-keys/index.ts';
 import { expectErrorBody } from '../helpers/test-app.ts';
 import type { TestApp } from '../helpers/test-app.ts';
 
@@ -113,8 +114,12 @@ interface Case {
   renames?: Record<string, string>;
 }
 
+const REVOKE = 'mutation($id: ID!) { revokeKey(id: $id) { id } }';
+
 let available: string;
 let taken: string;
+/** A key of another account: as absent as one that never existed. */
+let othersKey: string;
 /** An order just placed, and one delivered: neither changes, as every case below is refused. */
 let placed: string;
 let delivered: string;
@@ -123,6 +128,7 @@ it.beforeAll(async ({ t }) => {
     String((await t.call({ method: 'POST', url: '/v1/pets', payload: { name: 'Stock', categoryId: 1, status } })).json().id);
   const order = async () =>
     String((await t.call({ method: 'POST', url: '/v1/store/orders', payload: { petId: Number(await pet('available')) } })).json().id);
+  othersKey = String((await createApiKey(t.db, 'someone-else')).id);
   available = await pet('available');
   taken = await pet('sold');
   placed = await order();
@@ -388,6 +394,40 @@ const cases: CaseEntry[] = [
   [
     'message: absent',
     () => ({ rest: { url: '/messages/msg_1' }, graphql: { query: '{ message(id: "msg_1") { id } }' }, code: 'MESSAGE_NOT_FOUND' }),
+  ],
+  // createKey / revokeKey
+  [
+    'createKey: an empty name',
+    () => ({
+      rest: { method: 'POST', url: '/v1/keys', payload: { name: '' } },
+      graphql: { query: 'mutation { createKey(input: { name: "" }) { id } }' },
+      code: 'VALIDATION_FAILED',
+    }),
+  ],
+  [
+    'revokeKey: absent',
+    () => ({
+      rest: { method: 'DELETE', url: '/v1/keys/424242' },
+      graphql: { query: REVOKE, variables: { id: '424242' } },
+      code: 'API_KEY_NOT_FOUND',
+    }),
+  ],
+  [
+    "revokeKey: another account's key",
+    () => ({
+      rest: { method: 'DELETE', url: `/v1/keys/${othersKey}` },
+      graphql: { query: REVOKE, variables: { id: othersKey } },
+      code: 'API_KEY_NOT_FOUND',
+    }),
+  ],
+  [
+    'revokeKey: id 0',
+    () => ({
+      rest: { method: 'DELETE', url: '/v1/keys/0' },
+      graphql: { query: REVOKE, variables: { id: '0' } },
+      code: 'VALIDATION_FAILED',
+      renames: BY_ID('keyId'),
+    }),
   ],
 ];
 

@@ -6,12 +6,14 @@ import * as postgresIdempotencyKeys from './postgres/0003-idempotency-keys.ts';
 import * as postgresApiKeyHashIndex from './postgres/0004-api-key-hash-index.ts';
 import * as postgresDropOrderComplete from './postgres/0005-drop-order-complete.ts';
 import * as postgresKeyEpoch from './postgres/0006-key-epoch.ts';
+import * as postgresKeyNamesAndDisabledAccounts from './postgres/0007-key-names-and-disabled-accounts.ts';
 import * as sqliteInitial from './sqlite/0001-initial.ts';
 import * as sqliteOrdersAndDelivery from './sqlite/0002-orders-and-delivery.ts';
 import * as sqliteIdempotencyKeys from './sqlite/0003-idempotency-keys.ts';
 import * as sqliteApiKeyHashIndex from './sqlite/0004-api-key-hash-index.ts';
 import * as sqliteDropOrderComplete from './sqlite/0005-drop-order-complete.ts';
 import * as sqliteKeyEpoch from './sqlite/0006-key-epoch.ts';
+import * as sqliteKeyNamesAndDisabledAccounts from './sqlite/0007-key-names-and-disabled-accounts.ts';
 
 /**
  * Listed by hand so migrations ship inside the program, with no file-system scan at startup.
@@ -26,6 +28,7 @@ export const migrations: Record<Engine, Record<string, Migration>> = {
     '0004-api-key-hash-index': sqliteApiKeyHashIndex,
     '0005-drop-order-complete': sqliteDropOrderComplete,
     '0006-key-epoch': sqliteKeyEpoch,
+    '0007-key-names-and-disabled-accounts': sqliteKeyNamesAndDisabledAccounts,
   },
   postgres: {
     '0001-initial': postgresInitial,
@@ -34,5 +37,6 @@ export const migrations: Record<Engine, Record<string, Migration>> = {
     '0004-api-key-hash-index': postgresApiKeyHashIndex,
     '0005-drop-order-complete': postgresDropOrderComplete,
     '0006-key-epoch': postgresKeyEpoch,
+    '0007-key-names-and-disabled-accounts': postgresKeyNamesAndDisabledAccounts,
   },
 };

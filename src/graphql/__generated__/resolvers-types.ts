@@ -3,6 +3,7 @@ import type { Pet as PetModel, PetPage as PetPageModel } from '../../services/pe
 import type { Message as MessageModel } from '../../services/messages/index.ts';
 import type { Order as OrderModel, OrderPage as OrderPageModel } from '../../services/orders/index.ts';
 import type { PageInfo as PageInfoModel } from '../resolvers/connection.ts';
+import type { ApiKey as ApiKeyModel, NewApiKeyWithSecret as NewApiKeyWithSecretModel } from '../../services/api-keys/index.ts';
 import type { GraphQLContext } from '../context.ts';
 export type Maybe<T> = T | null;
 export type InputMaybe<T> = Maybe<T>;
@@ -26,6 +27,21 @@ export type Scalars = {
    * Larger values are rejected with an error, never rounded.
    */
   SafeInt: { input: number; output: number; }
+};
+
+/** One of your API keys, without its secret (which is never stored); the same record as REST's /v1/keys. */
+export type ApiKey = {
+  __typename?: 'ApiKey';
+  createdAt: Scalars['DateTime']['output'];
+  id: Scalars['ID']['output'];
+  /** Last accepted use, written every 10 s; null if never. */
+  lastUsedAt?: Maybe<Scalars['DateTime']['output']>;
+  /** What you call the key. */
+  name?: Maybe<Scalars['String']['output']>;
+  /** The public start of the key (psk_ and 8 characters), to recognise it. */
+  prefix: Scalars['String']['output'];
+  /** When it was revoked; null while it works. */
+  revokedAt?: Maybe<Scalars['DateTime']['output']>;
 };
 
 /** What cancelOrder leaves: the order is gone, its pet available again. */
@@ -74,10 +90,17 @@ export type Mutation = {
    * the order is removed and its pet is available again. A delivered order is INVALID_ORDER_TRANSITION.
    */
   cancelOrder: CancelOrderPayload;
+  /** Another key for your account, at most 10 unrevoked (API_KEY_LIMIT_REACHED). REST: POST /v1/keys. */
+  createKey: NewApiKeyWithSecret;
   /** Adds a pet (REST: POST /v1/pets). */
   createPet: Pet;
   /** Orders an available pet (experimental); PET_NOT_AVAILABLE when someone else was first. */
   placeOrder: Order;
+  /**
+   * Revokes one of your keys, the calling one included: it is refused from the next request on.
+   * Another account's key is API_KEY_NOT_FOUND. REST: DELETE /v1/keys/{keyId}.
+   */
+  revokeKey: ApiKey;
   /** Queues a message (REST: POST /messages). 1-4096 characters. */
   sendMessage: Message;
 };
@@ -94,6 +117,11 @@ export type MutationCancelOrderArgs = {
 };
 
 
+export type MutationCreateKeyArgs = {
+  input?: InputMaybe<NewApiKeyInput>;
+};
+
+
 export type MutationCreatePetArgs = {
   input: NewPetInput;
 };
@@ -104,8 +132,31 @@ export type MutationPlaceOrderArgs = {
 };
 
 
+export type MutationRevokeKeyArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
 export type MutationSendMessageArgs = {
   message: Scalars['String']['input'];
+};
+
+export type NewApiKeyInput = {
+  /** What you call the key (1-64 characters); optional. */
+  name?: InputMaybe<Scalars['String']['input']>;
+};
+
+/** A key just made: the only answer that carries its secret (`key`). */
+export type NewApiKeyWithSecret = {
+  __typename?: 'NewApiKeyWithSecret';
+  createdAt: Scalars['DateTime']['output'];
+  id: Scalars['ID']['output'];
+  /** The key itself, psk_ and 40 characters. Shown this once: it is not stored. */
+  key: Scalars['String']['output'];
+  lastUsedAt?: Maybe<Scalars['DateTime']['output']>;
+  name?: Maybe<Scalars['String']['output']>;
+  prefix: Scalars['String']['output'];
+  revokedAt?: Maybe<Scalars['DateTime']['output']>;
 };
 
 export type NewPetInput = {
@@ -214,6 +265,8 @@ export type Query = {
   __typename?: 'Query';
   /** One of your messages, to follow its delivery; null with MESSAGE_NOT_FOUND. */
   message?: Maybe<Message>;
+  /** Your account's keys, revoked ones included, oldest first (REST: GET /v1/keys). */
+  myKeys: Array<ApiKey>;
   /** One of your orders, or null with ORDER_NOT_FOUND (experimental). */
   order?: Maybe<Order>;
   /** Your orders in ascending id order (experimental). Same paging rules as pets, both ways. */
@@ -370,6 +423,7 @@ export type DirectiveResolverFn<TResult = Record<PropertyKey, never>, TParent = 
 
 /** Mapping between all available schema types and the resolvers types */
 export type ResolversTypes = {
+  ApiKey: ResolverTypeWrapper<ApiKeyModel>;
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
   CancelOrderPayload: ResolverTypeWrapper<OrderModel>;
   DateTime: ResolverTypeWrapper<Scalars['DateTime']['output']>;
@@ -378,6 +432,8 @@ export type ResolversTypes = {
   Message: ResolverTypeWrapper<MessageModel>;
   MessageStatus: MessageStatus;
   Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
+  NewApiKeyInput: NewApiKeyInput;
+  NewApiKeyWithSecret: ResolverTypeWrapper<NewApiKeyWithSecretModel>;
   NewPetInput: NewPetInput;
   Order: ResolverTypeWrapper<OrderModel>;
   OrderConnection: ResolverTypeWrapper<OrderPageModel>;
@@ -397,6 +453,7 @@ export type ResolversTypes = {
 
 /** Mapping between all available schema types and the resolvers parents */
 export type ResolversParentTypes = {
+  ApiKey: ApiKeyModel;
   Boolean: Scalars['Boolean']['output'];
   CancelOrderPayload: OrderModel;
   DateTime: Scalars['DateTime']['output'];
@@ -404,6 +461,8 @@ export type ResolversParentTypes = {
   Int: Scalars['Int']['output'];
   Message: MessageModel;
   Mutation: Record<PropertyKey, never>;
+  NewApiKeyInput: NewApiKeyInput;
+  NewApiKeyWithSecret: NewApiKeyWithSecretModel;
   NewPetInput: NewPetInput;
   Order: OrderModel;
   OrderConnection: OrderPageModel;
@@ -417,6 +476,15 @@ export type ResolversParentTypes = {
   SafeInt: Scalars['SafeInt']['output'];
   String: Scalars['String']['output'];
   Subscription: Record<PropertyKey, never>;
+};
+
+export type ApiKeyResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ApiKey'] = ResolversParentTypes['ApiKey']> = {
+  createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  lastUsedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  name?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  prefix?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  revokedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
 };
 
 export type CancelOrderPayloadResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['CancelOrderPayload'] = ResolversParentTypes['CancelOrderPayload']> = {
@@ -441,9 +509,21 @@ export type MessageResolvers<ContextType = GraphQLContext, ParentType extends Re
 export type MutationResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = {
   advanceOrder?: Resolver<ResolversTypes['Order'], ParentType, ContextType, RequireFields<MutationAdvanceOrderArgs, 'id' | 'status'>>;
   cancelOrder?: Resolver<ResolversTypes['CancelOrderPayload'], ParentType, ContextType, RequireFields<MutationCancelOrderArgs, 'id'>>;
+  createKey?: Resolver<ResolversTypes['NewApiKeyWithSecret'], ParentType, ContextType, Partial<MutationCreateKeyArgs>>;
   createPet?: Resolver<ResolversTypes['Pet'], ParentType, ContextType, RequireFields<MutationCreatePetArgs, 'input'>>;
   placeOrder?: Resolver<ResolversTypes['Order'], ParentType, ContextType, RequireFields<MutationPlaceOrderArgs, 'input'>>;
+  revokeKey?: Resolver<ResolversTypes['ApiKey'], ParentType, ContextType, RequireFields<MutationRevokeKeyArgs, 'id'>>;
   sendMessage?: Resolver<ResolversTypes['Message'], ParentType, ContextType, RequireFields<MutationSendMessageArgs, 'message'>>;
+};
+
+export type NewApiKeyWithSecretResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['NewApiKeyWithSecret'] = ResolversParentTypes['NewApiKeyWithSecret']> = {
+  createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  key?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  lastUsedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  name?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  prefix?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  revokedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
 };
 
 export type OrderResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Order'] = ResolversParentTypes['Order']> = {
@@ -497,6 +577,7 @@ export type PetEdgeResolvers<ContextType = GraphQLContext, ParentType extends Re
 
 export type QueryResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {
   message?: Resolver<Maybe<ResolversTypes['Message']>, ParentType, ContextType, RequireFields<QueryMessageArgs, 'id'>>;
+  myKeys?: Resolver<Array<ResolversTypes['ApiKey']>, ParentType, ContextType>;
   order?: Resolver<Maybe<ResolversTypes['Order']>, ParentType, ContextType, RequireFields<QueryOrderArgs, 'id'>>;
   orders?: Resolver<ResolversTypes['OrderConnection'], ParentType, ContextType, Partial<QueryOrdersArgs>>;
   pet?: Resolver<Maybe<ResolversTypes['Pet']>, ParentType, ContextType, RequireFields<QueryPetArgs, 'id'>>;
@@ -513,10 +594,12 @@ export type SubscriptionResolvers<ContextType = GraphQLContext, ParentType exten
 };
 
 export type Resolvers<ContextType = GraphQLContext> = {
+  ApiKey?: ApiKeyResolvers<ContextType>;
   CancelOrderPayload?: CancelOrderPayloadResolvers<ContextType>;
   DateTime?: GraphQLScalarType;
   Message?: MessageResolvers<ContextType>;
   Mutation?: MutationResolvers<ContextType>;
+  NewApiKeyWithSecret?: NewApiKeyWithSecretResolvers<ContextType>;
   Order?: OrderResolvers<ContextType>;
   OrderConnection?: OrderConnectionResolvers<ContextType>;
   OrderEdge?: OrderEdgeResolvers<ContextType>;

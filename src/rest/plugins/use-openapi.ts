@@ -44,6 +44,8 @@ export async function useOpenApi(app: FastifyInstance, config: Config): Promise<
         { name: 'pets', description: 'The catalogue of animals.' },
         { name: 'store', description: 'Store orders (experimental).' },
         { name: 'messages', description: 'The message quickstart, on its own base address.' },
+        { name: 'keys', description: 'Your own API keys: create, list, revoke.' },
+        { name: 'accounts', description: 'Sign-up, where the server allows it (SIGNUP=open).' },
       ],
     },
     // Keep shared schemas under their own names (#/components/schemas/Error), not def-0.

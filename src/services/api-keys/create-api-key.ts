@@ -1,51 +1,84 @@
+import { sql } from 'kysely';
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/types.ts';
 import { AppError } from '../../errors/index.ts';
-import { generateApiKey, hashApiKey, keyPrefix } from './key-format.ts';
+import { ACCOUNT_NAME_PATTERN, generateApiKey, hashApiKey, keyPrefix } from './key-format.ts';
 
 export interface CreatedApiKey {
   id: number;
   prefix: string;
   account: string;
+  name: string | null;
   createdAt: string;
   /** The only time the key exists outside the client: it is not stored and cannot be shown again. */
   key: string;
 }
 
-export const ACCOUNT_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+export const ACCOUNT_NAME_RULE = '1-64 characters of letters, digits, ".", "_" or "-", starting with a letter or digit';
+
+export interface NewKeyOptions {
+  name?: string | null;
+  /** Refuse (null) when the account already has this many unrevoked keys. */
+  activeKeyCap?: number;
+}
+
+const activeKeys = (trx: Transaction<Database>, accountId: number) =>
+  trx
+    .selectFrom('api_keys')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('account_id', '=', accountId)
+    .where('revoked_at', 'is', null);
 
 /**
- * A new key for an account that exists, inside the caller's transaction. A prefix collision
- * (8 base62 characters) is astronomically rare; a fresh key settles it. ON CONFLICT, not a
- * caught violation, which would abort the transaction on PostgreSQL.
+ * A new key for an account that exists, inside the caller's transaction, or null when the
+ * account is at its cap. The cap is checked by the insert itself (one statement), so on SQLite
+ * it holds even against another process; on PostgreSQL the caller takes turns per account
+ * first (db/engine.ts takeTurns). A prefix collision (8 base62 characters) is astronomically
+ * rare; a fresh key settles it. ON CONFLICT, not a caught violation, which would abort the
+ * transaction on PostgreSQL.
  */
 export async function insertApiKey(
   trx: Transaction<Database>,
   accountId: number,
   account: string,
   createdAt: string,
-): Promise<CreatedApiKey> {
+  { name = null, activeKeyCap }: NewKeyOptions = {},
+): Promise<CreatedApiKey | null> {
   for (let attempt = 0; attempt < 4; attempt++) {
     const key = generateApiKey();
+    const values = {
+      account_id: sql<number>`${accountId}`.as('account_id'),
+      prefix: sql<string>`${keyPrefix(key)}`.as('prefix'),
+      key_hash: sql<string>`${hashApiKey(key).toString('hex')}`.as('key_hash'),
+      created_at: sql<string>`${createdAt}`.as('created_at'),
+      name: sql<string | null>`${name}`.as('name'),
+    };
     const row = await trx
       .insertInto('api_keys')
-      .values({ account_id: accountId, prefix: keyPrefix(key), key_hash: hashApiKey(key).toString('hex'), created_at: createdAt })
+      .columns(['account_id', 'prefix', 'key_hash', 'created_at', 'name'])
+      .expression(
+        trx
+          .selectNoFrom(Object.values(values))
+          .$if(activeKeyCap !== undefined, (qb) => qb.where(activeKeys(trx, accountId), '<', activeKeyCap ?? 0)),
+      )
       .onConflict((oc) => oc.doNothing())
       .returning(['id', 'prefix'])
       .executeTakeFirst();
-    if (row) return { id: row.id, prefix: row.prefix, account, createdAt, key };
+    if (row) return { id: row.id, prefix: row.prefix, account, name, createdAt, key };
+    if (activeKeyCap !== undefined && Number((await activeKeys(trx, accountId).executeTakeFirstOrThrow()).n) >= activeKeyCap) return null;
   }
   throw new Error('could not draw an unused API key');
 }
 
-/** Creates a key for the account, creating the account when it is new. */
-export async function createApiKey(db: Kysely<Database>, accountName: string): Promise<CreatedApiKey> {
+export function assertAccountName(accountName: string): void {
   if (!ACCOUNT_NAME_PATTERN.test(accountName)) {
-    throw new AppError(
-      'VALIDATION_FAILED',
-      'Account name must be 1-64 characters of letters, digits, ".", "_" or "-", starting with a letter or digit.',
-    );
+    throw new AppError('VALIDATION_FAILED', `Account name must be ${ACCOUNT_NAME_RULE}.`);
   }
+}
+
+/** The operator's way (CLI): a key for the account, creating the account when it is new. No cap: the operator decides. */
+export async function createApiKey(db: Kysely<Database>, accountName: string): Promise<CreatedApiKey> {
+  assertAccountName(accountName);
   const createdAt = new Date().toISOString();
   return db.transaction().execute(async (trx) => {
     await trx
@@ -54,6 +87,8 @@ export async function createApiKey(db: Kysely<Database>, accountName: string): P
       .onConflict((oc) => oc.column('name').doNothing())
       .execute();
     const account = await trx.selectFrom('accounts').select('id').where('name', '=', accountName).executeTakeFirstOrThrow();
-    return insertApiKey(trx, account.id, accountName, createdAt);
+    const created = await insertApiKey(trx, account.id, accountName, createdAt);
+    if (!created) throw new Error('a key without a cap was refused');
+    return created;
   });
 }

@@ -7,3 +7,7 @@ export type { ApiKeySummary } from './list-api-keys.ts';
 export { revokeApiKey } from './revoke-api-key.ts';
 export { ensureFirstKey } from './ensure-first-key.ts';
 export { requirePrincipal } from './require-principal.ts';
+export { createOwnKey } from './create-own-key.ts';
+export { listOwnKeys } from './list-own-keys.ts';
+export { revokeOwnKey } from './revoke-own-key.ts';
+export * from './api-key-schema.ts';

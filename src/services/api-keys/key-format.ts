@@ -5,6 +5,9 @@ const BODY_LENGTH = 40;
 /** `psk_` and the first 8 characters: stored in clear to find the key and to name it in listings. */
 const PREFIX_LENGTH = 12;
 
+/** Account names: what `keys create --account` and sign-up take. */
+export const ACCOUNT_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+
 export const API_KEY_PATTERN = /^psk_[A-Za-z0-9]{40}$/;
 
 function randomBase62(length: number): string {

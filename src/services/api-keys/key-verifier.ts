@@ -34,16 +34,21 @@ interface Verified {
 // Every authenticated request runs this, so it is built once rather than per call. Found by
 // the whole key's hash, not its public prefix: an unknown prefix and a known prefix with a wrong
 // secret are then the same index miss, so timing cannot tell which prefixes exist.
+// The account comes along: a disabled account's keys are refused like revoked ones.
 const findKey = preparedQuery((db: Kysely<Database>, keyHash: string) =>
-  db.selectFrom('api_keys').select(['id', 'account_id', 'revoked_at']).where('key_hash', '=', keyHash),
+  db
+    .selectFrom('api_keys')
+    .innerJoin('accounts', 'accounts.id', 'api_keys.account_id')
+    .select(['api_keys.id', 'api_keys.account_id', 'api_keys.revoked_at', 'accounts.disabled_at'])
+    .where('api_keys.key_hash', '=', keyHash),
 );
 
 /**
  * Checks bearer keys. A key verified once is remembered by its SHA-256 (never the key
  * itself) until the database's data version moves: after any write the row is read again.
- * So a revocation made through this process refuses the very next request, one made by
- * another process (the CLI) within the data version's poll (250 ms), and the common case
- * skips the lookup and its awaits.
+ * So a revocation (or a disabled account) made through this process refuses the very next
+ * request, one made by another process (the CLI, another instance) within the data version's
+ * poll (250 ms), and the common case skips the lookup and its awaits.
  */
 export function createKeyVerifier(db: Kysely<Database>, dataVersion: DataVersion): KeyVerifier {
   const usage = keyUsage(db);
@@ -57,7 +62,7 @@ export function createKeyVerifier(db: Kysely<Database>, dataVersion: DataVersion
 
   async function lookUp(hash: Buffer, slot: string, version: string): Promise<Principal | null> {
     const [row] = await findKey(db, hash.toString('hex'));
-    if (!row || row.revoked_at !== null) return null;
+    if (!row || row.revoked_at !== null || row.disabled_at !== null) return null;
     const principal = { accountId: row.account_id, keyId: row.id };
     const now = Date.now();
     usage.record(row.id, now);

@@ -1,4 +1,5 @@
 import type { Ajv } from 'ajv';
+import { ACCOUNT_NAME_PATTERN } from '../api-keys/key-format.ts';
 import { isDateTime } from './date-time.ts';
 
 /**
@@ -11,5 +12,6 @@ export function addFormats(ajv: Ajv): Ajv {
   ajv.addFormat('date-time', isDateTime);
   ajv.addFormat('non-blank', /\S/);
   ajv.addFormat('message-id', /^msg_[0-9]{1,32}$/);
+  ajv.addFormat('account-name', ACCOUNT_NAME_PATTERN);
   return ajv;
 }

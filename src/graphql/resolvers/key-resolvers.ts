@@ -1,0 +1,20 @@
+import { createOwnKey, listOwnKeys, requirePrincipal, revokeOwnKey } from '../../services/api-keys/index.ts';
+import type { Resolvers } from '../__generated__/resolvers-types.ts';
+import { refuseIdempotencyKey } from '../../http/no-idempotency-key.ts';
+import { argumentNaming } from '../argument-naming.ts';
+
+const ID_ARGUMENT = argumentNaming({ keyId: 'id' });
+
+export const keyResolvers: Resolvers = {
+  Query: {
+    myKeys: (_parent, _args, context) => listOwnKeys(context.db, requirePrincipal(context).accountId),
+  },
+  Mutation: {
+    // GraphQL's null for an optional field means "not given", as REST's absent field does.
+    createKey: (_parent, { input }, context) => {
+      if (context.idempotent) throw refuseIdempotencyKey('createKey');
+      return createOwnKey(context.db, requirePrincipal(context).accountId, input?.name != null ? { name: input.name } : {});
+    },
+    revokeKey: (_parent, { id }, context) => revokeOwnKey(context.db, requirePrincipal(context).accountId, id, ID_ARGUMENT),
+  },
+};

@@ -1,0 +1,61 @@
+import { idSchema } from '../validation/id-schema.ts';
+
+/** Unrevoked keys one account may hold at once; the operator's CLI is not bound by it. */
+export const ACTIVE_KEYS_PER_ACCOUNT = 10;
+export const KEY_NAME_MAX_LENGTH = 64;
+
+/** A key as its owner sees it: everything but the secret, which is not stored. */
+export interface ApiKey {
+  id: number;
+  prefix: string;
+  name: string | null;
+  createdAt: string;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+}
+
+/** A key just made: the one answer that carries the secret. */
+export interface NewApiKeyWithSecret extends ApiKey {
+  key: string;
+}
+
+export interface NewApiKeyInput {
+  name?: string;
+}
+
+export const newApiKeySchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    name: {
+      type: 'string',
+      minLength: 1,
+      maxLength: KEY_NAME_MAX_LENGTH,
+      format: 'non-blank',
+      description: 'What you call the key (for example where it is used); optional.',
+    },
+  },
+} as const;
+
+const apiKeyProperties = {
+  id: { ...idSchema, description: 'Identifier of the key: what DELETE /v1/keys/{keyId} takes.' },
+  prefix: { type: 'string', description: 'The public start of the key (`psk_` and 8 characters), to recognise it.' },
+  name: { type: ['string', 'null'], description: 'What the owner calls the key.' },
+  createdAt: { type: 'string', format: 'date-time', description: 'ISO 8601 UTC timestamp.' },
+  lastUsedAt: { type: ['string', 'null'], format: 'date-time', description: 'Last accepted use, written every 10 s; null if never.' },
+  revokedAt: { type: ['string', 'null'], format: 'date-time', description: 'When it was revoked; null while it works.' },
+} as const;
+const apiKeyRequired = ['id', 'prefix', 'name', 'createdAt', 'lastUsedAt', 'revokedAt'] as const;
+
+export const apiKeySchema = { type: 'object', required: [...apiKeyRequired], properties: apiKeyProperties } as const;
+
+export const newApiKeyWithSecretSchema = {
+  type: 'object',
+  required: [...apiKeyRequired, 'key'],
+  properties: {
+    ...apiKeyProperties,
+    key: { type: 'string', description: 'The key itself, `psk_` and 40 characters. Shown in this answer only: it is not stored.' },
+  },
+} as const;
+
+export const keyIdSchema = { ...idSchema, description: 'A key id, from GET /v1/keys.' } as const;

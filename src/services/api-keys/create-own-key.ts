@@ -1,0 +1,36 @@
+import type { Kysely } from 'kysely';
+import { takeTurns } from '../../db/engine.ts';
+import { inTransaction } from '../../db/in-transaction.ts';
+import type { Database } from '../../db/types.ts';
+import { AppError } from '../../errors/index.ts';
+import type { FieldNaming } from '../validation/describe-issue.ts';
+import { createValidator } from '../validation/validator.ts';
+import { ACTIVE_KEYS_PER_ACCOUNT, newApiKeySchema } from './api-key-schema.ts';
+import type { NewApiKeyInput, NewApiKeyWithSecret } from './api-key-schema.ts';
+import { insertApiKey } from './create-api-key.ts';
+
+const validateInput = createValidator<NewApiKeyInput>(newApiKeySchema);
+
+/** Another key for the caller's own account, up to ACTIVE_KEYS_PER_ACCOUNT unrevoked ones. */
+export async function createOwnKey(
+  db: Kysely<Database>,
+  accountId: number,
+  input: unknown,
+  naming?: FieldNaming,
+): Promise<NewApiKeyWithSecret> {
+  const { name = null } = validateInput(input ?? {}, naming);
+  const createdAt = new Date().toISOString();
+  const created = await inTransaction(db, async (trx) => {
+    await takeTurns(trx, 'account-keys', accountId);
+    const account = await trx.selectFrom('accounts').select('name').where('id', '=', accountId).executeTakeFirstOrThrow();
+    return insertApiKey(trx, accountId, account.name, createdAt, { name, activeKeyCap: ACTIVE_KEYS_PER_ACCOUNT });
+  });
+  if (!created) {
+    throw new AppError(
+      'API_KEY_LIMIT_REACHED',
+      `This account already has ${ACTIVE_KEYS_PER_ACCOUNT} active keys, the most it may hold; revoke one first (DELETE /v1/keys/{keyId}).`,
+    );
+  }
+  const { id, prefix, key } = created;
+  return { id, prefix, name, createdAt, lastUsedAt: null, revokedAt: null, key };
+}

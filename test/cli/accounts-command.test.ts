@@ -1,0 +1,54 @@
+import { petstore } from '../helpers/cli.ts';
+import { describe, expect, it } from '../helpers/fixtures.ts';
+import { expectErrorBody } from '../helpers/test-app.ts';
+import type { TestApp } from '../helpers/test-app.ts';
+
+/** Polls until the key gets `status`: another process's change is seen within the verifier's bound; the deadline is generous for loaded machines. */
+async function statusWithin(t: TestApp, key: string, status: number): Promise<number> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const res = await t.app.inject({ url: '/v1/pets', headers: { authorization: `Bearer ${key}` } });
+    if (res.statusCode === status || Date.now() > deadline) return res.statusCode;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+describe('petstore accounts', { timeout: 180_000 }, () => {
+  it('lists accounts, disables one (a running server refuses all its keys) and enables it again', async ({ t }) => {
+    const env = { DATABASE_URL: t.databaseUrl };
+    const second = (await t.call({ method: 'POST', url: '/v1/keys', payload: { name: 'second' } })).json().key as string;
+    await t.call({ method: 'DELETE', url: `/v1/keys/${(await t.call({ url: '/v1/keys' })).json()[1].id}` });
+    const third = (await t.call({ method: 'POST', url: '/v1/keys' })).json().key as string;
+    // Warm: both keys verified and trusted, so the refusal must come from the disable itself.
+    expect(await statusWithin(t, third, 200)).toBe(200);
+
+    const listed = petstore(['accounts', 'list'], env);
+    expect(listed.status).toBe(0);
+    expect(listed.stdout).toMatch(/^NAME\s+CREATED\s+ACTIVE KEYS\s+DISABLED\ntester\s+\d{4}-\S+\s+2\s+-\n$/);
+
+    const disabled = petstore(['accounts', 'disable', 'tester'], env);
+    expect(disabled.status).toBe(0);
+    expect(disabled.stdout).toMatch(/^Disabled account "tester" at \d{4}-\S+: running servers refuse its keys within 250 ms\.\n$/);
+    expect(await statusWithin(t, t.key, 401)).toBe(401);
+    expect(await statusWithin(t, third, 401)).toBe(401);
+    expectErrorBody(await t.app.inject({ url: '/v1/keys', headers: { authorization: `Bearer ${third}` } }), 'UNAUTHORIZED');
+    expect(petstore(['accounts', 'list'], env).stdout).toMatch(/tester\s+\S+\s+2\s+\d{4}-/);
+    expect(petstore(['accounts', 'disable', 'tester'], env).stdout).toBe('Account "tester" was already disabled; nothing changed.\n');
+
+    expect(petstore(['accounts', 'enable', 'tester'], env).stdout).toBe('Enabled account "tester": its unrevoked keys work again.\n');
+    expect(await statusWithin(t, third, 200)).toBe(200);
+    // The key revoked before stays revoked.
+    expect(await statusWithin(t, second, 401)).toBe(401);
+  });
+
+  it('says so when the account does not exist (exit 1) or the command line is wrong (exit 2)', ({ databaseUrl }) => {
+    const missing = petstore(['accounts', 'disable', 'nobody'], { DATABASE_URL: databaseUrl });
+    expect(missing.status).toBe(1);
+    expect(missing.stderr).toBe("petstore: No account is named 'nobody'.\n");
+    const empty = petstore(['accounts', 'list'], { DATABASE_URL: databaseUrl });
+    expect(empty.stdout).toBe('No accounts yet. Create one with: petstore keys create --account NAME\n');
+    const usage = petstore(['accounts', 'disable'], { DATABASE_URL: databaseUrl });
+    expect(usage.status).toBe(2);
+    expect(usage.stderr).toMatch(/^petstore: accounts disable needs exactly one account NAME/);
+  });
+});
