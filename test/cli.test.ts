@@ -155,7 +155,7 @@ describe('petstore CLI', { timeout: 180_000 }, () => {
   it('migrates, creates keys (the key alone on the last line), lists them without the key, and revokes', ({ databaseUrl }) => {
     const env = { DATABASE_URL: databaseUrl };
     expect(petstore(['migrate'], env).stdout).toMatch(
-      /Applied 6 migration\(s\): 0001-initial, 0002-orders-and-delivery, 0003-idempotency-keys, 0004-api-key-hash-index, 0005-drop-order-complete, 0006-key-epoch/,
+      /Applied 7 migration\(s\): 0001-initial, 0002-orders-and-delivery, 0003-idempotency-keys, 0004-api-key-hash-index, 0005-drop-order-complete, 0006-key-epoch, 0007-key-names-and-disabled-accounts/,
     );
     expect(petstore(['migrate'], env).stdout).toMatch(/up to date/);
 

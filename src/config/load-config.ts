@@ -14,9 +14,9 @@ export interface Config {
   database: DatabaseConfig;
   logLevel: LogLevel;
   nodeEnv: string;
-  /** Contract §4: both public base addresses end in `/v1`. Shown as OpenAPI `servers`. */
-  productionBaseUrl: string;
-  stagingBaseUrl: string;
+  /** Contract §4: both public base addresses end in `/v1`. Shown as OpenAPI `servers` when set. */
+  productionBaseUrl: string | null;
+  stagingBaseUrl: string | null;
   /** Where clients reach this instance (ending in `/v1`); when set, Link headers are absolute under it. */
   publicBaseUrl: string | null;
   /** GraphiQL at GET /graphql; default on, off in production. */
@@ -153,8 +153,8 @@ export function loadConfig(env: Env = process.env): Config {
     database,
     logLevel,
     nodeEnv,
-    productionBaseUrl: baseUrl(problems, env, 'PRODUCTION_BASE_URL', 'https://api.petstore.example/v1') ?? '',
-    stagingBaseUrl: baseUrl(problems, env, 'STAGING_BASE_URL', 'https://staging.api.petstore.example/v1') ?? '',
+    productionBaseUrl: baseUrl(problems, env, 'PRODUCTION_BASE_URL', null),
+    stagingBaseUrl: baseUrl(problems, env, 'STAGING_BASE_URL', null),
     publicBaseUrl: baseUrl(problems, env, 'PUBLIC_BASE_URL', null),
     graphiql: flag(problems, env, 'GRAPHIQL', nodeEnv !== 'production'),
     graphqlIntrospection: flag(problems, env, 'GRAPHQL_INTROSPECTION', nodeEnv !== 'production'),

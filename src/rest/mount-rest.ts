@@ -14,7 +14,7 @@ import { messagesRoutes } from './routes/messages.ts';
 import { petsRoutes } from './routes/pets.ts';
 import { signupRoutes } from './routes/signup.ts';
 import { storeOrdersRoutes } from './routes/store-orders.ts';
-import { NAMED_SCHEMAS } from './schemas.ts';
+import { NAMED_SCHEMAS, SIGNUP_SCHEMAS } from './schemas.ts';
 
 export interface RestOptions {
   db: Kysely<Database>;
@@ -28,7 +28,7 @@ export async function mountRest(app: FastifyInstance, { db, config, limits }: Re
   app.setValidatorCompiler(({ schema, httpPart }) =>
     httpPart === 'body' ? strictAjv.compile(schema) : compileParamValidator(schema as Parameters<typeof compileParamValidator>[0]),
   );
-  for (const [name, schema] of Object.entries(NAMED_SCHEMAS)) {
+  for (const [name, schema] of Object.entries({ ...NAMED_SCHEMAS, ...(config.signup ? SIGNUP_SCHEMAS : {}) })) {
     app.addSchema({ $id: name, ...schema });
     // Bodies are validated by our own ajv, which resolves a route's `$ref` itself.
     if (!strictAjv.getSchema(name)) strictAjv.addSchema({ $id: name, ...schema });

@@ -33,12 +33,13 @@ export const NAMED_SCHEMAS = {
   ApiKey: apiKeySchema,
   NewApiKey: newApiKeySchema,
   NewApiKeyWithSecret: newApiKeyWithSecretSchema,
-  SignUp: signUpSchema,
-  SignedUp: signedUpSchema,
   Error: errorBodySchema,
 } as const;
 
-export type SchemaName = keyof typeof NAMED_SCHEMAS;
+/** Named only where sign-up is open (SIGNUP=open): otherwise nothing refers to them. */
+export const SIGNUP_SCHEMAS = { SignUp: signUpSchema, SignedUp: signedUpSchema } as const;
+
+export type SchemaName = keyof typeof NAMED_SCHEMAS | keyof typeof SIGNUP_SCHEMAS;
 
 export const ref = (name: SchemaName) => ({ $ref: `${name}#` }) as const;
 

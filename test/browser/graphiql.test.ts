@@ -1,6 +1,10 @@
 import { describe, expect } from '../helpers/fixtures.ts';
 import { browserIt as it } from '../helpers/browser.ts';
 
+const PRODUCTION = 'https://api.example.test/v1';
+const STAGING = 'https://staging.api.example.test/v1';
+it.override('appEnv', { PRODUCTION_BASE_URL: PRODUCTION, STAGING_BASE_URL: STAGING });
+
 let origin: string;
 it.beforeAll(async ({ t }) => {
   origin = await t.app.listen({ port: 0, host: '127.0.0.1' });
@@ -42,6 +46,17 @@ describe('GraphiQL in a real browser', () => {
     await page.getByText('/pets/{petId}').first().waitFor({ timeout: 60_000 });
     expect(await page.getByText('Petstore Gateway').first().isVisible()).toBe(true);
     expect(blocked).toEqual([]);
+  }, 180_000);
+
+  it('offers this server, production and staging in the server list of the docs page (contract §4)', async ({ browser }) => {
+    const page = await browser.newPage();
+    await page.goto(`${origin}/v1/docs/`);
+    const servers = page.locator('.servers select');
+    await servers.waitFor({ timeout: 60_000 });
+    const options = await servers.locator('option').allInnerTexts();
+    expect(options.map((text) => text.split(' ')[0])).toEqual(['/v1', PRODUCTION, STAGING]);
+    expect(options.join('\n')).toMatch(/Production/);
+    expect(options.join('\n')).toMatch(/Staging/);
   }, 180_000);
 
   it('disables the test panel of GET /store/orders only (contract §4.5)', async ({ browser }) => {

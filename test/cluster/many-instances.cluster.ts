@@ -207,6 +207,35 @@ describe('three instances behind HAProxy on one PostgreSQL, with Redis', { timeo
           ),
         );
 
+        // A key revoked over the API through one instance, and an account disabled by the operator:
+        // every instance refuses them, within the same bound.
+        const everyInstanceRefuses = (key: string, since: number, what: string) =>
+          Promise.all(
+            origins.map((origin) =>
+              waitFor(
+                async () => (await client.call(origin, 'GET', '/v1/pets?limit=1', { key })).status === 401 && Date.now() - since + 1,
+                10_000,
+                `${origin} to refuse ${what}`,
+              ),
+            ),
+          );
+        const rotated = (await client.call(origins[0] ?? '', 'POST', '/v1/keys', { key: loadKey, body: {} })).body as {
+          id: number;
+          key: string;
+        };
+        expect(
+          await Promise.all(origins.map((o) => client.call(o, 'GET', '/v1/pets?limit=1', { key: rotated.key }).then((a) => a.status))),
+        ).toEqual(origins.map(() => 200));
+        const revokedOverApi = await client.call(origins[1] ?? '', 'DELETE', `/v1/keys/${rotated.id}`, { key: rotated.key });
+        expect(revokedOverApi.status).toBe(200);
+        const apiRefusedAfter = await everyInstanceRefuses(rotated.key, Date.now(), 'a key revoked over the API');
+        const disabledKey = createKey(env, 'disabled-co');
+        expect(
+          await Promise.all(origins.map((o) => client.call(o, 'GET', '/v1/pets?limit=1', { key: disabledKey }).then((a) => a.status))),
+        ).toEqual(origins.map(() => 200));
+        expect((await petstoreAsync(['accounts', 'disable', 'disabled-co'], { DATABASE_URL: databaseUrl })).status).toBe(0);
+        const disabledRefusedAfter = await everyInstanceRefuses(disabledKey, Date.now(), "a disabled account's key");
+
         await pause(4_000);
         running = false;
         await Promise.all(workers);
@@ -263,6 +292,9 @@ describe('three instances behind HAProxy on one PostgreSQL, with Redis', { timeo
         expect(record.walks.done).toBeGreaterThan(0);
         rows.push(['full cursor walks during the load', `${record.walks.done} walks, ${record.walks.checked} pets checked, skipped 0`]);
 
+        const held = (ms: number[]) => `${ms.join(' / ')} ms (${Math.max(...ms) <= REVOCATION_BOUND_MS ? 'held' : 'NOT held'})`;
+        rows.push(['a key revoked over the API on one instance, refused by every instance', `after ${held(apiRefusedAfter)}`]);
+        rows.push(["a disabled account's key (CLI), refused by every instance", `after ${held(disabledRefusedAfter)}`]);
         rows.push([
           'a key revoked with the CLI, refused by every instance',
           `after ${refusedAfter.map((ms) => `${ms}`).join(' / ')} ms (README: within ${REVOCATION_BOUND_MS} ms; ${Math.max(...refusedAfter) <= REVOCATION_BOUND_MS ? 'held' : 'NOT held'})`,

@@ -26,7 +26,8 @@ describe('configuration from the environment', () => {
       lockTimeoutMs: 5000,
       connectTimeoutMs: 5000,
     });
-    expect(config.rateLimit).toEqual({ perKey: 600, messagesPerKey: 60, perAddressWithoutKey: 60 });
+    expect(config.rateLimit).toEqual({ perKey: 600, messagesPerKey: 60, perAddressWithoutKey: 60, signupsPerAddress: 2 });
+    expect(config.signup).toBe(false);
     expect(config.limits).toEqual({ requestTimeoutMs: 30_000, maxConnections: 1024 });
     expect(config.graphiql).toBe(true);
     expect(config.corsOrigins).toEqual([]);
@@ -82,15 +83,19 @@ describe('configuration from the environment', () => {
         MESSAGE_WEBHOOK_URL: 'ftp://x',
         REQUEST_TIMEOUT_MS: '5',
         SHUTDOWN_DELAY_MS: '-1',
+        SIGNUP: 'yes',
+        SIGNUP_RATE_LIMIT_PER_MINUTE: '0',
       }),
     ).toEqual([
       "PORT must be an integer from 0 to 65535 (got '70000').",
       "LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent (got 'loud').",
       "GRAPHIQL must be true or false (got 'yes').",
+      "SIGNUP must be one of open, off (got 'yes').",
       "MESSAGE_WEBHOOK_URL must be an http(s) URL (got 'ftp://x').",
       "CORS_ORIGINS must list origins like https://app.example.com, comma-separated (got 'https://a.example/path').",
       "SHUTDOWN_DELAY_MS must be an integer from 0 to 60000 (got '-1').",
       "REQUEST_TIMEOUT_MS must be an integer from 100 to 600000 (got '5').",
+      "SIGNUP_RATE_LIMIT_PER_MINUTE must be an integer from 1 to 1000 (got '0').",
     ]);
   });
 

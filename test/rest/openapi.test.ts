@@ -29,6 +29,23 @@ describe('GET /v1/openapi.json (no key needed)', () => {
     expect(doc.components.schemas?.Error).toBeDefined();
   });
 
+  it('lists only this server when no production or staging address is configured', async ({ makeApp }) => {
+    const bare = await makeApp();
+    const servers = (await bare.app.inject({ url: '/v1/openapi.json' })).json().servers as { url: string }[];
+    expect(servers.map((server) => server.url)).toEqual(['/v1']);
+  });
+
+  it('describes your own keys: createKey, listKeys, revokeKey, the secret only in the 201', () => {
+    expect(doc.paths['/keys']?.post?.operationId).toBe('createKey');
+    expect(doc.paths['/keys']?.get?.operationId).toBe('listKeys');
+    expect(doc.paths['/keys/{keyId}']?.delete?.operationId).toBe('revokeKey');
+    expect(doc.paths['/keys']?.post?.tags).toEqual(['keys']);
+    expect(doc.components.schemas?.NewApiKeyWithSecret).toMatchObject({ required: expect.arrayContaining(['key']) });
+    expect(doc.components.schemas?.ApiKey).not.toHaveProperty('properties.key');
+    expect(Object.keys(doc.paths['/keys']?.post?.responses ?? {}).sort()).toEqual(['201', '400', '401', '409', '429']);
+    expect(Object.keys(doc.paths['/keys/{keyId}']?.delete?.responses ?? {}).sort()).toEqual(['200', '400', '401', '404', '429']);
+  });
+
   it('describes the contract operations with the names of the contract', () => {
     expect(doc.paths['/pets']?.get?.operationId).toBe('listPets');
     expect(doc.paths['/pets']?.post?.operationId).toBe('createPet');
@@ -65,10 +82,13 @@ describe('the document, for client generators', () => {
     (operation?.responses[status] as { content: Record<string, { schema: unknown; examples?: Record<string, { value: unknown }> }> })
       .content['application/json'];
 
-  it('names every record: Pet, NewPet, Order, NewOrder, OrderStatusChange, Message, NewMessage, Error, and refers to them', () => {
+  it('names every record: Pet, NewPet, Order, NewOrder, OrderStatusChange, Message, NewMessage, ApiKey…, Error, and refers to them', () => {
     expect(Object.keys(doc.components.schemas ?? {}).sort()).toEqual([
+      'ApiKey',
       'Error',
       'Message',
+      'NewApiKey',
+      'NewApiKeyWithSecret',
       'NewMessage',
       'NewOrder',
       'NewPet',

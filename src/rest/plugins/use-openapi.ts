@@ -30,10 +30,11 @@ export async function useOpenApi(app: FastifyInstance, config: Config): Promise<
         description:
           'The pet store REST contract (v1) and the message quickstart. Every operation needs `Authorization: Bearer <API_KEY>`; errors use the Error body `{code, message, status}`.',
       },
+      // Only addresses that exist: a placeholder would send the docs page's requests nowhere.
       servers: [
         { url: '/v1', description: 'This server' },
-        { url: config.productionBaseUrl, description: 'Production' },
-        { url: config.stagingBaseUrl, description: 'Staging' },
+        ...(config.productionBaseUrl ? [{ url: config.productionBaseUrl, description: 'Production' }] : []),
+        ...(config.stagingBaseUrl ? [{ url: config.stagingBaseUrl, description: 'Staging' }] : []),
       ],
       components: {
         securitySchemes: {
