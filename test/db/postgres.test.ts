@@ -60,6 +60,7 @@ describe.runIf(ENGINE === 'postgres')('on PostgreSQL', { timeout: 180_000 }, () 
       '0004-api-key-hash-index',
       '0005-drop-order-complete',
       '0006-key-epoch',
+      '0007-key-names-and-disabled-accounts',
     ]);
     expect(servers.filter((s) => /First start: created account "default"/.test(s.output()))).toHaveLength(1);
     expect(await query(databaseUrl, 'select name from accounts')).toEqual([{ name: 'default' }]);
