@@ -1,4 +1,4 @@
-import { ACCOUNT_NAME_RULE } from '../api-keys/create-api-key.ts';
+import { ACCOUNT_NAME_RULE } from '../api-keys/key-format.ts';
 import { newApiKeyWithSecretSchema } from '../api-keys/api-key-schema.ts';
 import type { NewApiKeyWithSecret } from '../api-keys/api-key-schema.ts';
 

@@ -26,9 +26,6 @@ export async function signUp(db: Kysely<Database>, input: unknown, naming?: Fiel
       .returning('id')
       .executeTakeFirst();
     if (!account) throw new AppError('ACCOUNT_NAME_TAKEN', `The account name '${name}' is taken; choose another.`);
-    const created = await insertApiKey(trx, account.id, name, createdAt);
-    if (!created) throw new Error('a key without a cap was refused');
-    const { id, prefix, key } = created;
-    return { account: { name, createdAt }, apiKey: { id, prefix, name: null, createdAt, lastUsedAt: null, revokedAt: null, key } };
+    return { account: { name, createdAt }, apiKey: await insertApiKey(trx, account.id, createdAt) };
   });
 }

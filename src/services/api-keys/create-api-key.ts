@@ -2,23 +2,17 @@ import { sql } from 'kysely';
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/types.ts';
 import { AppError } from '../../errors/index.ts';
-import { ACCOUNT_NAME_PATTERN, generateApiKey, hashApiKey, keyPrefix } from './key-format.ts';
+import type { NewApiKeyWithSecret } from './api-key-schema.ts';
+import { ACCOUNT_NAME_PATTERN, ACCOUNT_NAME_RULE, generateApiKey, hashApiKey, keyPrefix } from './key-format.ts';
 
-export interface CreatedApiKey {
-  id: number;
-  prefix: string;
+/** A key the operator made, with the account it was made for. */
+export interface CreatedApiKey extends NewApiKeyWithSecret {
   account: string;
-  name: string | null;
-  createdAt: string;
-  /** The only time the key exists outside the client: it is not stored and cannot be shown again. */
-  key: string;
 }
-
-export const ACCOUNT_NAME_RULE = '1-64 characters of letters, digits, ".", "_" or "-", starting with a letter or digit';
 
 export interface NewKeyOptions {
   name?: string | null;
-  /** Refuse (null) when the account already has this many unrevoked keys. */
+  /** Refuse (API_KEY_LIMIT_REACHED) when the account already has this many unrevoked keys. */
   activeKeyCap?: number;
 }
 
@@ -30,8 +24,8 @@ const activeKeys = (trx: Transaction<Database>, accountId: number) =>
     .where('revoked_at', 'is', null);
 
 /**
- * A new key for an account that exists, inside the caller's transaction, or null when the
- * account is at its cap. The cap is checked by the insert itself (one statement), so on SQLite
+ * A new key for an account that exists, inside the caller's transaction; API_KEY_LIMIT_REACHED
+ * when the account is at its cap. The cap is checked by the insert itself (one statement), so on SQLite
  * it holds even against another process; on PostgreSQL the caller takes turns per account
  * first (db/engine.ts takeTurns). A prefix collision (8 base62 characters) is astronomically
  * rare; a fresh key settles it. ON CONFLICT, not a caught violation, which would abort the
@@ -40,10 +34,9 @@ const activeKeys = (trx: Transaction<Database>, accountId: number) =>
 export async function insertApiKey(
   trx: Transaction<Database>,
   accountId: number,
-  account: string,
   createdAt: string,
   { name = null, activeKeyCap }: NewKeyOptions = {},
-): Promise<CreatedApiKey | null> {
+): Promise<NewApiKeyWithSecret> {
   for (let attempt = 0; attempt < 4; attempt++) {
     const key = generateApiKey();
     const values = {
@@ -64,21 +57,20 @@ export async function insertApiKey(
       .onConflict((oc) => oc.doNothing())
       .returning(['id', 'prefix'])
       .executeTakeFirst();
-    if (row) return { id: row.id, prefix: row.prefix, account, name, createdAt, key };
-    if (activeKeyCap !== undefined && Number((await activeKeys(trx, accountId).executeTakeFirstOrThrow()).n) >= activeKeyCap) return null;
+    if (row) return { id: row.id, prefix: row.prefix, name, createdAt, lastUsedAt: null, revokedAt: null, key };
+    if (activeKeyCap !== undefined && Number((await activeKeys(trx, accountId).executeTakeFirstOrThrow()).n) >= activeKeyCap) {
+      throw new AppError(
+        'API_KEY_LIMIT_REACHED',
+        `This account already has ${activeKeyCap} active keys, the most it may hold; revoke one first (DELETE /v1/keys/{keyId}).`,
+      );
+    }
   }
   throw new Error('could not draw an unused API key');
 }
 
-export function assertAccountName(accountName: string): void {
-  if (!ACCOUNT_NAME_PATTERN.test(accountName)) {
-    throw new AppError('VALIDATION_FAILED', `Account name must be ${ACCOUNT_NAME_RULE}.`);
-  }
-}
-
 /** The operator's way (CLI): a key for the account, creating the account when it is new. No cap: the operator decides. */
 export async function createApiKey(db: Kysely<Database>, accountName: string): Promise<CreatedApiKey> {
-  assertAccountName(accountName);
+  if (!ACCOUNT_NAME_PATTERN.test(accountName)) throw new AppError('VALIDATION_FAILED', `Account name must be ${ACCOUNT_NAME_RULE}.`);
   const createdAt = new Date().toISOString();
   return db.transaction().execute(async (trx) => {
     await trx
@@ -87,8 +79,6 @@ export async function createApiKey(db: Kysely<Database>, accountName: string): P
       .onConflict((oc) => oc.column('name').doNothing())
       .execute();
     const account = await trx.selectFrom('accounts').select('id').where('name', '=', accountName).executeTakeFirstOrThrow();
-    const created = await insertApiKey(trx, account.id, accountName, createdAt);
-    if (!created) throw new Error('a key without a cap was refused');
-    return created;
+    return { ...(await insertApiKey(trx, account.id, createdAt)), account: accountName };
   });
 }

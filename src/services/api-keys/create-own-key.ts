@@ -2,7 +2,6 @@ import type { Kysely } from 'kysely';
 import { takeTurns } from '../../db/engine.ts';
 import { inTransaction } from '../../db/in-transaction.ts';
 import type { Database } from '../../db/types.ts';
-import { AppError } from '../../errors/index.ts';
 import type { FieldNaming } from '../validation/describe-issue.ts';
 import { createValidator } from '../validation/validator.ts';
 import { ACTIVE_KEYS_PER_ACCOUNT, newApiKeySchema } from './api-key-schema.ts';
@@ -18,19 +17,10 @@ export async function createOwnKey(
   input: unknown,
   naming?: FieldNaming,
 ): Promise<NewApiKeyWithSecret> {
-  const { name = null } = validateInput(input ?? {}, naming);
+  const { name = null } = validateInput(input, naming);
   const createdAt = new Date().toISOString();
-  const created = await inTransaction(db, async (trx) => {
+  return inTransaction(db, async (trx) => {
     await takeTurns(trx, 'account-keys', accountId);
-    const account = await trx.selectFrom('accounts').select('name').where('id', '=', accountId).executeTakeFirstOrThrow();
-    return insertApiKey(trx, accountId, account.name, createdAt, { name, activeKeyCap: ACTIVE_KEYS_PER_ACCOUNT });
+    return insertApiKey(trx, accountId, createdAt, { name, activeKeyCap: ACTIVE_KEYS_PER_ACCOUNT });
   });
-  if (!created) {
-    throw new AppError(
-      'API_KEY_LIMIT_REACHED',
-      `This account already has ${ACTIVE_KEYS_PER_ACCOUNT} active keys, the most it may hold; revoke one first (DELETE /v1/keys/{keyId}).`,
-    );
-  }
-  const { id, prefix, key } = created;
-  return { id, prefix, name, createdAt, lastUsedAt: null, revokedAt: null, key };
 }

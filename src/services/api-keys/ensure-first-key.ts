@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/types.ts';
+import type { NewApiKeyWithSecret } from './api-key-schema.ts';
 import { insertApiKey } from './create-api-key.ts';
-import type { CreatedApiKey } from './create-api-key.ts';
 
 /**
  * On a database with no accounts yet, creates account `default` with one key, so a newcomer
@@ -10,7 +10,7 @@ import type { CreatedApiKey } from './create-api-key.ts';
  * of several servers starting at once on an empty database, exactly one inserts it (the others'
  * insert finds the name taken, or accounts present) and only that one makes and prints the key.
  */
-export async function ensureFirstKey(db: Kysely<Database>): Promise<CreatedApiKey | null> {
+export async function ensureFirstKey(db: Kysely<Database>): Promise<NewApiKeyWithSecret | null> {
   const createdAt = new Date().toISOString();
   return db.transaction().execute(async (trx) => {
     const account = await trx
@@ -24,6 +24,6 @@ export async function ensureFirstKey(db: Kysely<Database>): Promise<CreatedApiKe
       .onConflict((oc) => oc.column('name').doNothing())
       .returning('id')
       .executeTakeFirst();
-    return account ? insertApiKey(trx, account.id, 'default', createdAt) : null;
+    return account ? insertApiKey(trx, account.id, createdAt) : null;
   });
 }

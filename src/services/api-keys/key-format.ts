@@ -7,6 +7,8 @@ const PREFIX_LENGTH = 12;
 
 /** Account names: what `keys create --account` and sign-up take. */
 export const ACCOUNT_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+/** The same rule in words, for every message and description that states it. */
+export const ACCOUNT_NAME_RULE = '1-64 letters, digits, ".", "_" or "-", starting with a letter or digit';
 
 export const API_KEY_PATTERN = /^psk_[A-Za-z0-9]{40}$/;
 

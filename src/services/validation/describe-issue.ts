@@ -1,4 +1,5 @@
 import type { ErrorObject } from 'ajv';
+import { ACCOUNT_NAME_RULE } from '../api-keys/key-format.ts';
 
 /**
  * How a caller names a field in its messages, chosen where the input arrived: REST says
@@ -24,7 +25,7 @@ const FORMAT_WORDS: Record<string, string> = {
   'date-time': 'must be an RFC 3339 date-time in years 0000-9999 (UTC), e.g. 2026-12-01T10:00:00Z',
   'non-blank': 'must contain a non-blank character',
   'message-id': 'must look like msg_<digits>',
-  'account-name': 'must be 1-64 letters, digits, ".", "_" or "-", starting with a letter or digit',
+  'account-name': `must be ${ACCOUNT_NAME_RULE}`,
 };
 
 /** The predicate of an issue: everything after the field's name, ending with a full stop. */
