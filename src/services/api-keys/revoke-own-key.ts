@@ -13,19 +13,17 @@ import { apiKeyColumns, toApiKey } from './to-api-key.ts';
  */
 export async function revokeOwnKey(db: Kysely<Database>, accountId: number, keyId: number | string, naming?: FieldNaming): Promise<ApiKey> {
   const id = parseId(keyId, 'keyId', naming);
-  await db
-    .updateTable('api_keys')
-    .set({ revoked_at: new Date().toISOString() })
-    .where('id', '=', id)
-    .where('account_id', '=', accountId)
-    .where('revoked_at', 'is', null)
-    .execute();
-  const row = await db
-    .selectFrom('api_keys')
-    .select(apiKeyColumns)
-    .where('id', '=', id)
-    .where('account_id', '=', accountId)
-    .executeTakeFirst();
+  // One statement in the common case; the read is only for a key already revoked, or not ours.
+  const row =
+    (await db
+      .updateTable('api_keys')
+      .set({ revoked_at: new Date().toISOString() })
+      .where('id', '=', id)
+      .where('account_id', '=', accountId)
+      .where('revoked_at', 'is', null)
+      .returning(apiKeyColumns)
+      .executeTakeFirst()) ??
+    (await db.selectFrom('api_keys').select(apiKeyColumns).where('id', '=', id).where('account_id', '=', accountId).executeTakeFirst());
   if (!row) throw new AppError('API_KEY_NOT_FOUND', `API key ${id} could not be found.`);
   return toApiKey(row);
 }
