@@ -1,6 +1,5 @@
 import { PostgresAdapter, sql } from 'kysely';
-import type { Kysely, QueryExecutor, RawBuilder } from 'kysely';
-import type { Database } from './types.ts';
+import type { QueryExecutor, RawBuilder } from 'kysely';
 
 /** Anything that runs queries: a Kysely instance, a transaction, one with plugins. */
 export interface Queryable {
@@ -60,7 +59,7 @@ const ROW_TURNS = { 'account-keys': LOCK_CLASS + 1 } as const;
  * transaction-scoped advisory lock for that; SQLite's single writer already gives it, so this
  * is a no-op there.
  */
-export async function takeTurns(db: Queryable & Kysely<Database>, scope: keyof typeof ROW_TURNS, id: number): Promise<void> {
+export async function takeTurns(db: Queryable, scope: keyof typeof ROW_TURNS, id: number): Promise<void> {
   if (engineOf(db) !== 'postgres') return;
   await sql`select pg_advisory_xact_lock(${sql.lit(ROW_TURNS[scope])}, ${id}::int4)`.execute(db);
 }
