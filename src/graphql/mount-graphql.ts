@@ -4,6 +4,7 @@ import { idempotencyHooks } from '../http/idempotency-hooks.ts';
 import { hasGraphQLErrors, isMutationRequest } from './mutation-request.ts';
 import { AppError } from '../errors/index.ts';
 import { errorHandler, sendErrorBody } from '../http/error-handler.ts';
+import { NO_STORE } from '../http/secret-answer.ts';
 import { sendGraphQLErrors } from './coded-error.ts';
 import type { GraphQLOptions } from './create-graphql.ts';
 import { createGraphQL } from './create-graphql.ts';
@@ -49,7 +50,7 @@ export async function mountGraphQL(app: FastifyInstance, { fastPath = true, ...o
       });
       reply.status(response.status);
       // A POST may run createKey, whose answer holds a secret: no cache on the way may keep any POST answer.
-      if (req.method === 'POST') reply.header('Cache-Control', 'no-store');
+      if (req.method === 'POST') reply.header('Cache-Control', NO_STORE);
       // A subscription's event stream goes out as it comes.
       if (response.body && response.headers.get('content-type')?.startsWith('text/event-stream')) {
         // Yoga's body is its fetch ponyfill's stream, which Readable.fromWeb refuses; it is async-iterable.

@@ -1,6 +1,6 @@
 import { createOwnKey, listOwnKeys, requirePrincipal, revokeOwnKey } from '../../services/api-keys/index.ts';
 import type { Resolvers } from '../__generated__/resolvers-types.ts';
-import { refuseIdempotencyKey } from '../../http/no-idempotency-key.ts';
+import { refuseIdempotencyKey } from '../../http/secret-answer.ts';
 import { argumentNaming } from '../argument-naming.ts';
 
 const ID_ARGUMENT = argumentNaming({ keyId: 'id' });

@@ -2,16 +2,13 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/types.ts';
 import { requestNaming } from '../../http/field-naming.ts';
-import { noIdempotencyKey } from '../../http/no-idempotency-key.ts';
+import { NO_STORE, noIdempotencyKey } from '../../http/secret-answer.ts';
 import { createOwnKey, keyIdSchema, listOwnKeys, requirePrincipal, revokeOwnKey } from '../../services/api-keys/index.ts';
 import { bearerSecurity, errorResponses, JSON_BODY, KEYED, ref } from '../schemas.ts';
 
 export interface KeysRoutesOptions {
   db: Kysely<Database>;
 }
-
-/** An answer that carries a secret must not be kept by any cache on the way. */
-export const NO_STORE = 'no-store';
 
 /** The caller's own keys: rotate without an operator. */
 export const keysRoutes: FastifyPluginAsync<KeysRoutesOptions> = async (app, { db }) => {

@@ -2,10 +2,9 @@ import type { FastifyPluginAsync, preHandlerAsyncHookHandler } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/types.ts';
 import { requestNaming } from '../../http/field-naming.ts';
-import { noIdempotencyKey } from '../../http/no-idempotency-key.ts';
+import { NO_STORE, noIdempotencyKey } from '../../http/secret-answer.ts';
 import { signUp } from '../../services/accounts/index.ts';
 import { errorResponses, JSON_BODY, ref } from '../schemas.ts';
-import { NO_STORE } from './keys.ts';
 
 export interface SignupRoutesOptions {
   db: Kysely<Database>;

@@ -1,9 +1,12 @@
 import type { FastifyRequest } from 'fastify';
 import { AppError } from '../errors/index.ts';
 
+/** An answer that carries a secret (a new API key) must not be kept by any cache on the way. */
+export const NO_STORE = 'no-store';
+
 /**
- * For answers that carry a secret (a new API key): a replay would have to store it, so these
- * routes refuse an Idempotency-Key rather than ignore it and let a client believe a retry is safe.
+ * For answers that carry a secret: a replay would have to store it, so these routes refuse an
+ * Idempotency-Key rather than ignore it and let a client believe a retry is safe.
  */
 export function refuseIdempotencyKey(what: string): AppError {
   return new AppError(
