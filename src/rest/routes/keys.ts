@@ -3,7 +3,14 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/types.ts';
 import { requestNaming } from '../../http/field-naming.ts';
 import { NO_STORE, noIdempotencyKey } from '../../http/secret-answer.ts';
-import { createOwnKey, keyIdSchema, listOwnKeys, requirePrincipal, revokeOwnKey } from '../../services/api-keys/index.ts';
+import {
+  ACTIVE_KEYS_PER_ACCOUNT,
+  createOwnKey,
+  keyIdSchema,
+  listOwnKeys,
+  requirePrincipal,
+  revokeOwnKey,
+} from '../../services/api-keys/index.ts';
 import { bearerSecurity, errorResponses, JSON_BODY, KEYED, ref } from '../schemas.ts';
 
 export interface KeysRoutesOptions {
@@ -25,8 +32,7 @@ export const keysRoutes: FastifyPluginAsync<KeysRoutesOptions> = async (app, { d
       schema: {
         operationId: 'createKey',
         summary: 'Create another key for your account',
-        description:
-          'The answer is the only time the key is shown: it is not stored. At most 10 unrevoked keys per account (`API_KEY_LIMIT_REACHED`).',
+        description: `The answer is the only time the key is shown: it is not stored. At most ${ACTIVE_KEYS_PER_ACCOUNT} unrevoked keys per account (\`API_KEY_LIMIT_REACHED\`).`,
         tags: ['keys'],
         security: bearerSecurity,
         body: ref('NewApiKey'),
