@@ -35,17 +35,28 @@ export function fastPathRequest(req: FastifyRequest): FastPathRequest | null {
   return mediaType ? { params: body as GraphQLParams, mediaType } : null;
 }
 
+/** An answer with no errors, as Yoga's result processing would send it, without a Fetch API Response. */
+export class PlainAnswer {
+  constructor(
+    readonly contentType: string,
+    readonly body: string,
+  ) {}
+}
+
 /**
  * Runs the parameters through Yoga's operation pipeline (onParams, every envelop hook, the
- * executor, onExecutionResult) and its own JSON result processing, skipping only the Fetch
- * API request Yoga would rebuild from what Fastify has parsed.
+ * executor, onExecutionResult), skipping only the Fetch API request Yoga would rebuild from
+ * what Fastify has parsed. A result with errors or extensions goes through Yoga's own result
+ * processing (its status rules, its error cleaning); one without is sent as that processing
+ * sends it (HTTP 200, the negotiated type, the result's own stringify), without the Response
+ * object and its stream.
  */
 export async function fastPathResponse(
   yoga: Yoga,
   req: FastifyRequest,
   reply: FastifyReply,
   { params, mediaType }: FastPathRequest,
-): Promise<Response> {
+): Promise<Response | PlainAnswer> {
   const { fetchAPI } = yoga;
   const request = new fetchAPI.Request(`http://localhost${req.url}`, {
     method: 'POST',
@@ -64,6 +75,10 @@ export async function fastPathResponse(
     // A subscription that asked for JSON: Yoga answers 406, as the route then does.
     await result[Symbol.asyncIterator]().return?.();
     return new fetchAPI.Response(null, { status: 406 });
+  }
+  if (result.errors === undefined && result.extensions === undefined) {
+    const { stringify = JSON.stringify } = result as { stringify?: (value: unknown) => string };
+    return new PlainAnswer(`${mediaType}; charset=utf-8`, stringify(result));
   }
   return processRegularResult(result, fetchAPI, mediaType) as Response | Promise<Response>;
 }

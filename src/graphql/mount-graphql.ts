@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { idempotencyHooks } from '../http/idempotency-hooks.ts';
 import { hasGraphQLErrors, isMutationRequest } from './mutation-request.ts';
 import { AppError } from '../errors/index.ts';
@@ -8,7 +8,7 @@ import { NO_STORE } from '../http/secret-answer.ts';
 import { sendGraphQLErrors } from './coded-error.ts';
 import type { GraphQLOptions } from './create-graphql.ts';
 import { createGraphQL } from './create-graphql.ts';
-import { fastPathRequest, fastPathResponse } from './fast-path.ts';
+import { fastPathRequest, fastPathResponse, PlainAnswer } from './fast-path.ts';
 import { yogaWholePath } from './yoga-whole-path.ts';
 
 export interface MountGraphQLOptions extends Omit<GraphQLOptions, 'log'> {
@@ -39,25 +39,31 @@ export async function mountGraphQL(app: FastifyInstance, { fastPath = true, ...o
         throw new AppError('VALIDATION_FAILED', 'The request body must be a JSON object.');
       }
       const fast = fastPath ? fastPathRequest(req) : null;
-      const response = fast ? await fastPathResponse(yoga, req, reply, fast) : await yogaWholePath(yoga, req, reply);
-      // Yoga answers an Accept header it cannot serve (a browser asking for a page where GraphiQL is off) with an empty 406.
-      if (response.status === 406) {
-        await response.body?.cancel();
-        return sendErrorBody(reply, new AppError('NOT_ACCEPTABLE'));
-      }
-      response.headers.forEach((value, key) => {
-        reply.header(key, value);
-      });
-      reply.status(response.status);
+      const answer = fast ? await fastPathResponse(yoga, req, reply, fast) : await yogaWholePath(yoga, req, reply);
       // A POST may run createKey, whose answer holds a secret: no cache on the way may keep any POST answer.
       if (req.method === 'POST') reply.header('Cache-Control', NO_STORE);
-      // A subscription's event stream goes out as it comes.
-      if (response.body && response.headers.get('content-type')?.startsWith('text/event-stream')) {
-        // Yoga's body is its fetch ponyfill's stream, which Readable.fromWeb refuses; it is async-iterable.
-        return reply.send(Readable.from(response.body as unknown as AsyncIterable<Uint8Array>, { objectMode: false }));
-      }
-      // Buffered, not streamed: answers are small JSON, and onSend hooks (idempotency) need the text.
-      return reply.send(await response.text());
+      if (answer instanceof PlainAnswer) return reply.type(answer.contentType).send(answer.body);
+      return sendYogaResponse(reply, answer);
     },
   });
+}
+
+/** Sends a Fetch API Response from Yoga through Fastify, so the route's onSend hooks see it. */
+async function sendYogaResponse(reply: FastifyReply, response: Response): Promise<FastifyReply> {
+  // Yoga answers an Accept header it cannot serve (a browser asking for a page where GraphiQL is off) with an empty 406.
+  if (response.status === 406) {
+    await response.body?.cancel();
+    return sendErrorBody(reply, new AppError('NOT_ACCEPTABLE'));
+  }
+  response.headers.forEach((value, key) => {
+    reply.header(key, value);
+  });
+  reply.status(response.status);
+  // A subscription's event stream goes out as it comes. (The type first: reading `body` makes a stream.)
+  if (response.headers.get('content-type')?.startsWith('text/event-stream') && response.body) {
+    // Yoga's body is its fetch ponyfill's stream, which Readable.fromWeb refuses; it is async-iterable.
+    return reply.send(Readable.from(response.body as unknown as AsyncIterable<Uint8Array>, { objectMode: false }));
+  }
+  // Buffered, not streamed: answers are small JSON, and onSend hooks (idempotency) need the text.
+  return reply.send(await response.text());
 }
