@@ -1,9 +1,10 @@
-import type { FastifyReply, FastifyRequest, onSendHookHandler, preHandlerAsyncHookHandler } from 'fastify';
+import type { FastifyReply, FastifyRequest, onSendHookHandler, preHandlerHookHandler } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/types.ts';
 import { AppError } from '../errors/index.ts';
 import { requestFingerprint, startIdempotent } from '../services/idempotency/index.ts';
 import type { IdempotentRun } from '../services/idempotency/index.ts';
+import type { Principal } from '../services/api-keys/index.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -18,7 +19,7 @@ export function requestDb(request: FastifyRequest, db: Kysely<Database>): Kysely
 }
 
 export interface IdempotencyHooks {
-  preHandler: preHandlerAsyncHookHandler;
+  preHandler: preHandlerHookHandler;
   onSend: onSendHookHandler;
 }
 
@@ -40,38 +41,50 @@ export function idempotencyHooks(
   db: Kysely<Database>,
   { applies = () => true, succeeded = () => true }: IdempotencyOptions = {},
 ): IdempotencyHooks {
+  async function start(request: FastifyRequest, reply: FastifyReply, key: string | string[], principal: Principal): Promise<boolean> {
+    if (typeof key !== 'string') throw new AppError('VALIDATION_FAILED', 'Send one Idempotency-Key header.');
+    const fingerprint = requestFingerprint(`${request.method} ${request.routeOptions.url}`, request.body);
+    const started = await startIdempotent(db, principal.accountId, key, fingerprint);
+    if (started.kind === 'replay') {
+      const { status, body, resourcePath } = started.result;
+      if (resourcePath) reply.header('Location', resourcePath);
+      reply.code(status).header('Idempotent-Replayed', 'true').type('application/json; charset=utf-8').send(body);
+      return false;
+    }
+    const { run } = started;
+    request.idempotency = run;
+    // However the exchange ends (the client gone, an error before onSend), the transaction never outlives it.
+    reply.raw.once('close', () => {
+      if (run.open) run.abort().catch((error: unknown) => request.log.error({ err: error }, 'idempotent request: rollback failed'));
+    });
+    return true;
+  }
+
+  async function settle(run: IdempotentRun, reply: FastifyReply, payload: unknown): Promise<void> {
+    const success = reply.statusCode >= 200 && reply.statusCode < 300 && typeof payload === 'string';
+    if (!success) {
+      await run.abort();
+    } else if (succeeded(payload)) {
+      const location = reply.getHeader('location');
+      await run.finish({ status: reply.statusCode, body: payload, resourcePath: typeof location === 'string' ? location : null });
+    } else {
+      await run.release();
+    }
+  }
+
+  // Callback-style hooks, so a request without a key (nearly all) passes without a promise.
   return {
-    async preHandler(request: FastifyRequest, reply: FastifyReply) {
+    preHandler(request, reply, done) {
       const key = request.headers['idempotency-key'];
-      if (key === undefined || !request.principal || !applies(request)) return;
-      if (typeof key !== 'string') throw new AppError('VALIDATION_FAILED', 'Send one Idempotency-Key header.');
-      const fingerprint = requestFingerprint(`${request.method} ${request.routeOptions.url}`, request.body);
-      const start = await startIdempotent(db, request.principal.accountId, key, fingerprint);
-      if (start.kind === 'replay') {
-        const { status, body, resourcePath } = start.result;
-        if (resourcePath) reply.header('Location', resourcePath);
-        return reply.code(status).header('Idempotent-Replayed', 'true').type('application/json; charset=utf-8').send(body);
-      }
-      const { run } = start;
-      request.idempotency = run;
-      // However the exchange ends (the client gone, an error before onSend), the transaction never outlives it.
-      reply.raw.once('close', () => {
-        if (run.open) run.abort().catch((error: unknown) => request.log.error({ err: error }, 'idempotent request: rollback failed'));
-      });
+      const { principal } = request;
+      if (key === undefined || !principal || !applies(request)) return done();
+      // A replay has been sent: the handler must not run, so done is not called.
+      start(request, reply, key, principal).then((proceed) => proceed && done(), done);
     },
-    async onSend(request, reply, payload) {
+    onSend(request, reply, payload, done) {
       const run = request.idempotency;
-      if (!run?.open) return payload;
-      const success = reply.statusCode >= 200 && reply.statusCode < 300 && typeof payload === 'string';
-      if (!success) {
-        await run.abort();
-      } else if (succeeded(payload)) {
-        const location = reply.getHeader('location');
-        await run.finish({ status: reply.statusCode, body: payload, resourcePath: typeof location === 'string' ? location : null });
-      } else {
-        await run.release();
-      }
-      return payload;
+      if (!run?.open) return done(null, payload);
+      settle(run, reply, payload).then(() => done(null, payload), done);
     },
   };
 }
