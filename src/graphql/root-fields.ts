@@ -31,3 +31,17 @@ export function rootFields(document: DocumentNode, operationName: string | null 
   const operation = getOperationAST(document, operationName);
   return operation ? collect(operation.selectionSet, document, variables, []) : [];
 }
+
+const writtenByDocument = new WeakMap<DocumentNode, Map<string, readonly string[]>>();
+
+/**
+ * rootFields without variables (every field written), remembered per document: Yoga's parse
+ * cache hands back the same document for the same text, so a busy operation is walked once.
+ */
+export function writtenRootFields(document: DocumentNode, operationName: string | null | undefined): readonly string[] {
+  let byName = writtenByDocument.get(document);
+  if (!byName) writtenByDocument.set(document, (byName = new Map()));
+  let names = byName.get(operationName ?? '');
+  if (!names) byName.set(operationName ?? '', (names = rootFields(document, operationName)));
+  return names;
+}

@@ -1,6 +1,6 @@
 import type { Plugin } from 'graphql-yoga';
 import type { ServerContext } from '../create-graphql.ts';
-import { rootFields } from '../root-fields.ts';
+import { rootFields, writtenRootFields } from '../root-fields.ts';
 
 /**
  * sendMessage counts against the same per-key message quota as POST /messages: every
@@ -12,6 +12,8 @@ export function useMessageQuota<Context extends ServerContext>(
 ): Plugin<Context> {
   return {
     onExecute({ args }) {
+      // @skip and @include only take fields away: an operation that writes no sendMessage sends none.
+      if (!writtenRootFields(args.document, args.operationName).includes('sendMessage')) return;
       const variables = (args.variableValues ?? {}) as Record<string, unknown>;
       const count = rootFields(args.document, args.operationName, variables).filter((name) => name === 'sendMessage').length;
       if (count > 0) return charge(args.contextValue, count);

@@ -3,7 +3,7 @@ import type { Plugin } from 'graphql-yoga';
 import { unauthorized } from '../../http/bearer-token.ts';
 import type { GraphQLContext } from '../context.ts';
 import type { ServerContext } from '../create-graphql.ts';
-import { rootFields } from '../root-fields.ts';
+import { writtenRootFields } from '../root-fields.ts';
 
 /**
  * Contract §5 on GraphQL: an operation that selects any Query, Mutation or Subscription field needs a
@@ -14,7 +14,7 @@ import { rootFields } from '../root-fields.ts';
 export function useRequireKey<Context extends GraphQLContext & ServerContext>(): Plugin<Context> {
   const check = ({ args }: { args: { contextValue: Context; document: DocumentNode; operationName?: string | null } }) => {
     if (args.contextValue.principal) return;
-    if (rootFields(args.document, args.operationName).every((name) => name.startsWith('__'))) return;
+    if (writtenRootFields(args.document, args.operationName).every((name) => name.startsWith('__'))) return;
     throw unauthorized(args.contextValue.req.headers.authorization);
   };
   // Subscriptions do not execute: they subscribe, and need the key all the same.
