@@ -52,7 +52,7 @@ export const storeOrdersRoutes: FastifyPluginAsync<StoreOrdersRoutesOptions> = a
       },
     },
     async (request, reply) => {
-      const page = await listOrders(db, requirePrincipal(request).accountId, request.query, requestNaming('querystring'));
+      const page = await listOrders(db, requirePrincipal(request).accountId, request.query, { naming: requestNaming('querystring') });
       const link = nextLink(`${linkBase}/store/orders`, request.query, page.nextCursor);
       if (link) reply.header('Link', link);
       return page.items;
