@@ -96,6 +96,18 @@ describe('relations', () => {
     });
     expect(reads()).toEqual(['orders', 'orders']);
 
+    // Every shape of page (after a cursor, by status, backward) finds its own orders' pets.
+    const names = async (args: string) => {
+      const { body: page } = await graphql(t, `{ orders(${args}) { nodes { pet { name } } } }`, undefined, headers);
+      return data<{ nodes: { pet: { name: string } }[] }>(page, 'orders').nodes.map((n) => n.pet.name);
+    };
+    const { body: first } = await graphql(t, '{ orders(first: 2) { pageInfo { endCursor } } }', undefined, headers);
+    const cursor = data<{ pageInfo: { endCursor: string } }>(first, 'orders').pageInfo.endCursor;
+    expect(await names(`first: 2, after: "${cursor}", status: placed`)).toEqual(['batch-2', 'batch-3']);
+    expect(await names('last: 2')).toEqual(['batch-98', 'batch-99']);
+    expect(await names(`last: 1, before: "${cursor}", status: placed`)).toEqual(['batch-0']);
+    expect(await names('first: 2, status: delivered')).toEqual([]);
+
     selects.length = 0;
     await graphql(t, '{ orders(first: 100) { nodes { id } } }', undefined, headers);
     expect(reads()).toEqual(['orders']);

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { preparedQuery } from '../../db/prepared-query.ts';
 import type { Database } from '../../db/types.ts';
 import { decodeCursor, encodeCursor } from '../pagination/cursor.ts';
 import { keysetPage, PAGE_SIZE } from '../pagination/keyset-page.ts';
@@ -31,6 +32,52 @@ export function orderCursor(order: Pick<Order, 'id'>): string {
   return encodeCursor('orders', order.id);
 }
 
+const COLUMNS = orderColumns.map((column) => `orders.${column}` as const);
+const PET_COLUMNS = ['pets.name as pet_name', 'pets.category_id as pet_category_id', 'pets.status as pet_status'] as const;
+
+function pageRead(db: Kysely<Database>, accountId: number, direction: Direction, cursorId: number | null, status: OrderStatus | undefined) {
+  let select = db.selectFrom('orders').select(COLUMNS).where('orders.account_id', '=', accountId);
+  if (cursorId !== null) select = select.where('orders.id', direction === 'forward' ? '>' : '<', cursorId);
+  if (status !== undefined) select = select.where('orders.status', '=', status);
+  return select.orderBy('orders.id', direction === 'forward' ? 'asc' : 'desc');
+}
+
+// Forward pages, the common read, are built once per database (as the pets list is); backward ones per call.
+const forward = (db: Kysely<Database>, accountId: number, afterId: number, rows: number) =>
+  pageRead(db, accountId, 'forward', afterId, undefined).limit(rows);
+const readForward = preparedQuery(forward);
+const readForwardWithStatus = preparedQuery((db: Kysely<Database>, accountId: number, afterId: number, rows: number, status: OrderStatus) =>
+  forward(db, accountId, afterId, rows).where('orders.status', '=', status),
+);
+// Joined rather than a second query by id: one statement, and no list of a hundred parameters to bind.
+const readForwardWithPets = preparedQuery((db: Kysely<Database>, accountId: number, afterId: number, rows: number) =>
+  forward(db, accountId, afterId, rows).leftJoin('pets', 'pets.id', 'orders.pet_id').select(PET_COLUMNS),
+);
+const readForwardWithPetsAndStatus = preparedQuery(
+  (db: Kysely<Database>, accountId: number, afterId: number, rows: number, status: OrderStatus) =>
+    forward(db, accountId, afterId, rows)
+      .where('orders.status', '=', status)
+      .leftJoin('pets', 'pets.id', 'orders.pet_id')
+      .select(PET_COLUMNS),
+);
+
+interface PetColumns {
+  pet_id: number;
+  pet_name: string | null;
+  pet_category_id: number | null;
+  pet_status: Pet['status'] | null;
+}
+
+function petsOf(rows: readonly PetColumns[]): Map<number, Pet> {
+  const pets = new Map<number, Pet>();
+  for (const { pet_id: id, pet_name: name, pet_category_id: categoryId, pet_status: petStatus } of rows) {
+    // Never null while orders keep their pets (a foreign key); were one gone, Order.pet would say so as before.
+    if (name !== null && categoryId !== null && petStatus !== null)
+      pets.set(id, toPet({ id, name, category_id: categoryId, status: petStatus }));
+  }
+  return pets;
+}
+
 /** The account's orders in ascending id order, keyset-paginated like pets, either way. */
 export async function listOrders(
   db: Kysely<Database>,
@@ -40,27 +87,28 @@ export async function listOrders(
 ): Promise<OrderPage> {
   const { limit = PAGE_SIZE.default, status, cursor } = validateQuery({ ...query }, naming);
   const cursorId = cursor === undefined ? null : decodeCursor('orders', cursor);
-  let select = db
-    .selectFrom('orders')
-    .select(orderColumns.map((column) => `orders.${column}` as const))
-    .where('orders.account_id', '=', accountId);
-  if (cursorId !== null) select = select.where('orders.id', direction === 'forward' ? '>' : '<', cursorId);
-  if (status !== undefined) select = select.where('orders.status', '=', status);
-  select = select.orderBy('orders.id', direction === 'forward' ? 'asc' : 'desc').limit(limit + 1);
   const at = { accountId, status };
-  if (!withPets) return { ...keysetPage(await select.execute(), limit, toOrder, orderCursor, direction, cursorId), ...at };
-  // Joined rather than a second query by id: one statement, and no list of a hundred parameters to bind.
-  const rows = await select
-    .leftJoin('pets', 'pets.id', 'orders.pet_id')
-    .select(['pets.name as pet_name', 'pets.category_id as pet_category_id', 'pets.status as pet_status'])
-    .execute();
-  const pets = new Map<number, Pet>();
-  for (const { pet_id: id, pet_name: name, pet_category_id: categoryId, pet_status: petStatus } of rows) {
-    // Never null while orders keep their pets (a foreign key); were one gone, Order.pet would say so as before.
-    if (name !== null && categoryId !== null && petStatus !== null)
-      pets.set(id, toPet({ id, name, category_id: categoryId, status: petStatus }));
+  const page = <Row extends Parameters<typeof toOrder>[0]>(rows: Row[]) =>
+    keysetPage(rows, limit, toOrder, orderCursor, direction, cursorId);
+  if (direction === 'backward') {
+    const select = pageRead(db, accountId, direction, cursorId, status).limit(limit + 1);
+    if (!withPets) return { ...page(await select.execute()), ...at };
+    const rows = await select.leftJoin('pets', 'pets.id', 'orders.pet_id').select(PET_COLUMNS).execute();
+    return { ...page(rows), ...at, pets: petsOf(rows) };
   }
-  return { ...keysetPage(rows, limit, toOrder, orderCursor, direction, cursorId), ...at, pets };
+  const afterId = cursorId ?? 0;
+  if (!withPets) {
+    const rows =
+      status === undefined
+        ? await readForward(db, accountId, afterId, limit + 1)
+        : await readForwardWithStatus(db, accountId, afterId, limit + 1, status);
+    return { ...page(rows), ...at };
+  }
+  const rows =
+    status === undefined
+      ? await readForwardWithPets(db, accountId, afterId, limit + 1)
+      : await readForwardWithPetsAndStatus(db, accountId, afterId, limit + 1, status);
+  return { ...page(rows), ...at, pets: petsOf(rows) };
 }
 
 /** As anyPetsBehind, for the account's orders. */
