@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, SelectQueryBuilder } from 'kysely';
 import { preparedQuery } from '../../db/prepared-query.ts';
 import type { Database } from '../../db/types.ts';
 import { decodeCursor, encodeCursor } from '../pagination/cursor.ts';
@@ -33,7 +33,6 @@ export function orderCursor(order: Pick<Order, 'id'>): string {
 }
 
 const COLUMNS = orderColumns.map((column) => `orders.${column}` as const);
-const PET_COLUMNS = ['pets.name as pet_name', 'pets.category_id as pet_category_id', 'pets.status as pet_status'] as const;
 
 function pageRead(db: Kysely<Database>, accountId: number, direction: Direction, cursorId: number | null, status: OrderStatus | undefined) {
   let select = db.selectFrom('orders').select(COLUMNS).where('orders.account_id', '=', accountId);
@@ -42,24 +41,22 @@ function pageRead(db: Kysely<Database>, accountId: number, direction: Direction,
   return select.orderBy('orders.id', direction === 'forward' ? 'asc' : 'desc');
 }
 
-// Forward pages, the common read, are built once per database (as the pets list is); backward ones per call.
-const forward = (db: Kysely<Database>, accountId: number, afterId: number, rows: number) =>
-  pageRead(db, accountId, 'forward', afterId, undefined).limit(rows);
-const readForward = preparedQuery(forward);
-const readForwardWithStatus = preparedQuery((db: Kysely<Database>, accountId: number, afterId: number, rows: number, status: OrderStatus) =>
-  forward(db, accountId, afterId, rows).where('orders.status', '=', status),
-);
 // Joined rather than a second query by id: one statement, and no list of a hundred parameters to bind.
-const readForwardWithPets = preparedQuery((db: Kysely<Database>, accountId: number, afterId: number, rows: number) =>
-  forward(db, accountId, afterId, rows).leftJoin('pets', 'pets.id', 'orders.pet_id').select(PET_COLUMNS),
-);
-const readForwardWithPetsAndStatus = preparedQuery(
-  (db: Kysely<Database>, accountId: number, afterId: number, rows: number, status: OrderStatus) =>
-    forward(db, accountId, afterId, rows)
-      .where('orders.status', '=', status)
-      .leftJoin('pets', 'pets.id', 'orders.pet_id')
-      .select(PET_COLUMNS),
-);
+function joinPets<O>(select: SelectQueryBuilder<Database, 'orders', O>) {
+  return select
+    .leftJoin('pets', 'pets.id', 'orders.pet_id')
+    .select(['pets.name as pet_name', 'pets.category_id as pet_category_id', 'pets.status as pet_status']);
+}
+
+// Forward pages, the common read, are built once per database (as the pets list is); backward ones
+// per call. A prepared query has one shape, so with and without a status are prepared apart.
+const forward = (db: Kysely<Database>, accountId: number, afterId: number, rows: number, status?: OrderStatus) =>
+  pageRead(db, accountId, 'forward', afterId, status).limit(rows);
+const forwardWithPets = (...args: Parameters<typeof forward>) => joinPets(forward(...args));
+const read = {
+  bare: { all: preparedQuery(forward), byStatus: preparedQuery(forward) },
+  withPets: { all: preparedQuery(forwardWithPets), byStatus: preparedQuery(forwardWithPets) },
+};
 
 interface PetColumns {
   pet_id: number;
@@ -93,21 +90,15 @@ export async function listOrders(
   if (direction === 'backward') {
     const select = pageRead(db, accountId, direction, cursorId, status).limit(limit + 1);
     if (!withPets) return { ...page(await select.execute()), ...at };
-    const rows = await select.leftJoin('pets', 'pets.id', 'orders.pet_id').select(PET_COLUMNS).execute();
+    const rows = await joinPets(select).execute();
     return { ...page(rows), ...at, pets: petsOf(rows) };
   }
-  const afterId = cursorId ?? 0;
+  const args = [db, accountId, cursorId ?? 0, limit + 1] as const;
   if (!withPets) {
-    const rows =
-      status === undefined
-        ? await readForward(db, accountId, afterId, limit + 1)
-        : await readForwardWithStatus(db, accountId, afterId, limit + 1, status);
+    const rows = status === undefined ? await read.bare.all(...args) : await read.bare.byStatus(...args, status);
     return { ...page(rows), ...at };
   }
-  const rows =
-    status === undefined
-      ? await readForwardWithPets(db, accountId, afterId, limit + 1)
-      : await readForwardWithPetsAndStatus(db, accountId, afterId, limit + 1, status);
+  const rows = status === undefined ? await read.withPets.all(...args) : await read.withPets.byStatus(...args, status);
   return { ...page(rows), ...at, pets: petsOf(rows) };
 }
 
