@@ -22,6 +22,7 @@ const { values } = parseArgs({
     rounds: { type: 'string', default: '3' },
     pets: { type: 'string', default: '5000' },
     'scale-pets': { type: 'string', default: '1000000' },
+    'scale-only': { type: 'boolean', default: false },
     smoke: { type: 'boolean', default: false },
   },
 });
@@ -34,6 +35,7 @@ const connections = smoke ? 4 : Number(values.connections);
 const rounds = smoke ? 1 : Number(values.rounds);
 const petCount = smoke ? 500 : Number(values.pets);
 const scalePets = smoke ? 20_000 : Number(values['scale-pets']);
+const scaleOnly = values['scale-only'] ?? false;
 
 interface Request {
   method: 'GET' | 'POST';
@@ -92,13 +94,13 @@ const scenarios: Scenario[] = [
   },
 ];
 
-async function load({ server, request, key }: Side, seconds: number, expectStatus: 2 | 4): Promise<Run> {
+async function load({ server, request, key }: Side, seconds: number, expectStatus: 2 | 4, conns = connections): Promise<Run> {
   let unexpected = 0;
   const cpuBefore = cpuMicros(server.process.pid ?? 0);
   const result = await autocannon({
     url: `${server.origin}${request.path}`,
     method: request.method,
-    connections,
+    connections: conns,
     pipelining: 1,
     duration: seconds,
     headers: { 'content-type': 'application/json', ...(request.auth === false ? {} : { authorization: `Bearer ${key}` }) },
@@ -148,107 +150,8 @@ async function main(): Promise<void> {
       `Bench on ${engine}: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, node ${process.version}; ${connections} connections, ${duration} s × ${rounds} rounds, ${petCount} pets${smoke ? ' (smoke)' : ''}`,
     );
     buildProject();
-    const floorDb = await benchDatabase(engine, dir, 'floor', petCount);
-    const projectDb = await benchDatabase(engine, dir, 'project', petCount);
-    databases.push(floorDb, projectDb);
-    const floor = await startFloor(floorDb.url);
-    const project = await startProject(projectDb.url);
-
-    const rows: string[] = [];
-    for (const scenario of scenarios) {
-      const [f, p] = await sideBySide(
-        { server: floor, request: scenario.floor, key: floorDb.key },
-        { server: project, request: scenario.project, key: projectDb.key },
-        scenario.expectStatus,
-      );
-      const pr = {
-        rps: median(p.map((x) => x.rps)),
-        cpu: least(p.map((x) => x.cpu)),
-        p50: median(p.map((x) => x.p50)),
-        p99: median(p.map((x) => x.p99)),
-      };
-      const fr = { rps: median(f.map((x) => x.rps)), cpu: least(f.map((x) => x.cpu)) };
-      if (faulty(f) + faulty(p) > 0) failures.push(scenario.name);
-      rows.push(
-        `| ${scenario.name} | ${fmt(pr.cpu)} | ${fmt(fr.cpu)} | **${fmt(fr.cpu / pr.cpu, 2)}** | ${fmt(pr.rps)} | ${fmt(fr.rps)} | ${fmt(pr.rps / fr.rps, 2)} | ${pr.p50} | ${pr.p99} | ${fmt(pr.p99 / Math.max(pr.p50, 1), 1)} | ${faulty(p)} |`,
-      );
-    }
-    // Relations: a page of 100 orders with and without their pets (Order.pet, batched per operation).
-    for (let i = 1; i <= 100; i++) {
-      await fetch(`${project.origin}/v1/store/orders`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${projectDb.key}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ petId: i * 3 }),
-      });
-    }
-    const [bare, related] = await sideBySide(
-      { server: project, request: gql('{ orders(first: 100) { nodes { id status petId } } }'), key: projectDb.key },
-      { server: project, request: gql('{ orders(first: 100) { nodes { id status pet { id name status } } } }'), key: projectDb.key },
-      2,
-    );
-    if (faulty(bare) + faulty(related) > 0) failures.push('orders with pets');
-    const [bareCpu, relatedCpu] = [least(bare.map((x) => x.cpu)), least(related.map((x) => x.cpu))];
-
-    const rss = project.peakRssMb();
-    const floorRss = floor.peakRssMb();
-    await project.stop();
-
-    // The GraphQL target against what Yoga itself does here, with nothing of this project.
-    const ceiling = await startYogaCeiling(floorDb.url);
-    const [f, y] = await sideBySide(
-      { server: floor, request: list, key: floorDb.key },
-      { server: ceiling, request: gqlList, key: floorDb.key },
-      2,
-    );
-    if (faulty(f) + faulty(y) > 0) failures.push('yoga ceiling');
-    await ceiling.stop();
-    await floor.stop();
-
-    console.log(
-      '\n| scenario | project CPU µs/req | floor CPU µs/req | CPU ratio | project req/s | floor req/s | req/s ratio | p50 ms | p99 ms | p99/p50 | errors |',
-    );
-    console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
-    for (const row of rows) console.log(row);
-    console.log(`\nCPU ratio = floor CPU per request / project CPU per request (least of the rounds); req/s are medians.`);
-    console.log(`Peak RSS: project ${rss} MB, floor ${floorRss} MB`);
-    const [floorCpu, yogaCpu] = [least(f.map((x) => x.cpu)), least(y.map((x) => x.cpu))];
-    console.log(
-      `\nYoga ceiling: bare graphql-yoga on node:http, the floor's statements and auth, none of this project: ${fmt(yogaCpu)} µs/req vs floor ${fmt(floorCpu)} = **${fmt(floorCpu / yogaCpu, 2)}** (req/s ${fmt(median(y.map((x) => x.rps)))} vs ${fmt(median(f.map((x) => x.rps)))})`,
-    );
-
-    console.log(
-      `\nOrder.pet on a page of 100 orders: ${fmt(relatedCpu)} µs/req with the pets, ${fmt(bareCpu)} without = **${fmt(relatedCpu / bareCpu, 2)}×** (req/s ${fmt(median(related.map((x) => x.rps)))} vs ${fmt(median(bare.map((x) => x.rps)))})`,
-    );
-
-    // Scale: a page deep in a large table should cost what the first page costs (keyset pagination).
-    const scaleDb = await benchDatabase(engine, dir, 'scale', scalePets);
-    databases.push(scaleDb);
-    const big = await startProject(scaleDb.url);
-    const deep = petCursor({ id: scalePets - 1000 });
-    const pages: [string, string][] = [
-      ['first page', '/v1/pets?limit=20'],
-      ['deep page', `/v1/pets?limit=20&cursor=${deep}`],
-      ['first page, status=sold', '/v1/pets?limit=20&status=sold'],
-      ['deep page, status=sold', `/v1/pets?limit=20&status=sold&cursor=${deep}`],
-    ];
-    const latency: Record<string, number> = {};
-    for (const [, path] of pages) await load({ server: big, request: { method: 'GET', path }, key: scaleDb.key }, Math.min(2, duration), 2);
-    for (const [label, path] of pages) {
-      const runs: Run[] = [];
-      for (let r = 0; r < rounds; r++)
-        runs.push(await load({ server: big, request: { method: 'GET', path }, key: scaleDb.key }, duration, 2));
-      latency[label] = median(runs.map((x) => x.mean));
-      if (runs.some((x) => x.errors + x.unexpected > 0)) failures.push(label);
-    }
-    await big.stop();
-    const ratio = (deepLabel: string, firstLabel: string) => {
-      const deepMs = latency[deepLabel] ?? 0;
-      const firstMs = latency[firstLabel] ?? 0;
-      return `${fmt(deepMs, 2)} / ${fmt(firstMs, 2)} ms = ${firstMs > 0 ? fmt(deepMs / firstMs, 2) : 'n/a'}`;
-    };
-    console.log(`\nScale (${scalePets} pets, ${connections} connections), mean latency, deep page / first page:`);
-    console.log(`  no filter:     ${ratio('deep page', 'first page')}`);
-    console.log(`  status=sold:   ${ratio('deep page, status=sold', 'first page, status=sold')}`);
+    if (!scaleOnly) await sideBySideScenarios(dir, databases, failures);
+    await scale(dir, databases, failures);
   } finally {
     for (const database of databases) await database.drop();
     rmSync(dir, { recursive: true, force: true });
@@ -257,6 +160,147 @@ async function main(): Promise<void> {
     console.error(`\nErrors or unexpected statuses in: ${failures.join(', ')}`);
     process.exitCode = 1;
   }
+}
+
+/** The project against the floor, scenario by scenario; Order.pet; the Yoga ceiling. */
+async function sideBySideScenarios(dir: string, databases: BenchDatabase[], failures: string[]): Promise<void> {
+  const floorDb = await benchDatabase(engine, dir, 'floor', petCount);
+  const projectDb = await benchDatabase(engine, dir, 'project', petCount);
+  databases.push(floorDb, projectDb);
+  const floor = await startFloor(floorDb.url);
+  const project = await startProject(projectDb.url);
+
+  const rows: string[] = [];
+  for (const scenario of scenarios) {
+    const [f, p] = await sideBySide(
+      { server: floor, request: scenario.floor, key: floorDb.key },
+      { server: project, request: scenario.project, key: projectDb.key },
+      scenario.expectStatus,
+    );
+    const pr = {
+      rps: median(p.map((x) => x.rps)),
+      cpu: least(p.map((x) => x.cpu)),
+      p50: median(p.map((x) => x.p50)),
+      p99: median(p.map((x) => x.p99)),
+    };
+    const fr = { rps: median(f.map((x) => x.rps)), cpu: least(f.map((x) => x.cpu)) };
+    if (faulty(f) + faulty(p) > 0) failures.push(scenario.name);
+    rows.push(
+      `| ${scenario.name} | ${fmt(pr.cpu)} | ${fmt(fr.cpu)} | **${fmt(fr.cpu / pr.cpu, 2)}** | ${fmt(pr.rps)} | ${fmt(fr.rps)} | ${fmt(pr.rps / fr.rps, 2)} | ${pr.p50} | ${pr.p99} | ${fmt(pr.p99 / Math.max(pr.p50, 1), 1)} | ${faulty(p)} |`,
+    );
+  }
+  // Relations: a page of 100 orders with and without their pets (Order.pet, batched per operation).
+  for (let i = 1; i <= 100; i++) {
+    await fetch(`${project.origin}/v1/store/orders`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${projectDb.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ petId: i * 3 }),
+    });
+  }
+  const [bare, related] = await sideBySide(
+    { server: project, request: gql('{ orders(first: 100) { nodes { id status petId } } }'), key: projectDb.key },
+    { server: project, request: gql('{ orders(first: 100) { nodes { id status pet { id name status } } } }'), key: projectDb.key },
+    2,
+  );
+  if (faulty(bare) + faulty(related) > 0) failures.push('orders with pets');
+  const [bareCpu, relatedCpu] = [least(bare.map((x) => x.cpu)), least(related.map((x) => x.cpu))];
+
+  const rss = project.peakRssMb();
+  const floorRss = floor.peakRssMb();
+  await project.stop();
+
+  // The GraphQL target against what Yoga itself does here, with nothing of this project.
+  const ceiling = await startYogaCeiling(floorDb.url);
+  const [f, y] = await sideBySide(
+    { server: floor, request: list, key: floorDb.key },
+    { server: ceiling, request: gqlList, key: floorDb.key },
+    2,
+  );
+  if (faulty(f) + faulty(y) > 0) failures.push('yoga ceiling');
+  await ceiling.stop();
+  await floor.stop();
+
+  console.log(
+    '\n| scenario | project CPU µs/req | floor CPU µs/req | CPU ratio | project req/s | floor req/s | req/s ratio | p50 ms | p99 ms | p99/p50 | errors |',
+  );
+  console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+  for (const row of rows) console.log(row);
+  console.log(`\nCPU ratio = floor CPU per request / project CPU per request (least of the rounds); req/s are medians.`);
+  console.log(`Peak RSS: project ${rss} MB, floor ${floorRss} MB`);
+  const [floorCpu, yogaCpu] = [least(f.map((x) => x.cpu)), least(y.map((x) => x.cpu))];
+  console.log(
+    `\nYoga ceiling: bare graphql-yoga on node:http, the floor's statements and auth, none of this project: ${fmt(yogaCpu)} µs/req vs floor ${fmt(floorCpu)} = **${fmt(floorCpu / yogaCpu, 2)}** (req/s ${fmt(median(y.map((x) => x.rps)))} vs ${fmt(median(f.map((x) => x.rps)))})`,
+  );
+
+  console.log(
+    `\nOrder.pet on a page of 100 orders: ${fmt(relatedCpu)} µs/req with the pets, ${fmt(bareCpu)} without = **${fmt(relatedCpu / bareCpu, 2)}×** (req/s ${fmt(median(related.map((x) => x.rps)))} vs ${fmt(median(bare.map((x) => x.rps)))})`,
+  );
+}
+
+/**
+ * A large table: a page deep in it should cost what the first page costs (keyset pagination),
+ * a count what a page costs (one row of row_counts), and a request of many counts should not
+ * hold the event loop: /healthz is timed alone and while 4 connections send 15 aliased counts.
+ */
+async function scale(dir: string, databases: BenchDatabase[], failures: string[]): Promise<void> {
+  // Scale: a page deep in a large table should cost what the first page costs (keyset pagination).
+  const scaleDb = await benchDatabase(engine, dir, 'scale', scalePets);
+  databases.push(scaleDb);
+  const big = await startProject(scaleDb.url);
+  const deep = petCursor({ id: scalePets - 1000 });
+  const pages: [string, string][] = [
+    ['first page', '/v1/pets?limit=20'],
+    ['deep page', `/v1/pets?limit=20&cursor=${deep}`],
+    ['first page, status=sold', '/v1/pets?limit=20&status=sold'],
+    ['deep page, status=sold', `/v1/pets?limit=20&status=sold&cursor=${deep}`],
+  ];
+  const latency: Record<string, number> = {};
+  for (const [, path] of pages) await load({ server: big, request: { method: 'GET', path }, key: scaleDb.key }, Math.min(2, duration), 2);
+  for (const [label, path] of pages) {
+    const runs: Run[] = [];
+    for (let r = 0; r < rounds; r++)
+      runs.push(await load({ server: big, request: { method: 'GET', path }, key: scaleDb.key }, duration, 2));
+    latency[label] = median(runs.map((x) => x.mean));
+    if (runs.some((x) => x.errors + x.unexpected > 0)) failures.push(label);
+  }
+  const graphQLRuns: [string, Request, number][] = [
+    ['GraphQL page', gql('{ pets(first: 20) { nodes { id } } }'), connections],
+    ['GraphQL page + totalCount', gql('{ pets(first: 20) { totalCount nodes { id } } }'), connections],
+    ['15 aliased totalCounts', gql(`{ ${Array.from({ length: 15 }, (_, i) => `c${i}: pets(first: 1) { totalCount }`).join(' ')} }`), 1],
+  ];
+  for (const [label, request, conns] of graphQLRuns) {
+    const runs: Run[] = [];
+    for (let r = 0; r < rounds; r++) runs.push(await load({ server: big, request, key: scaleDb.key }, duration, 2, conns));
+    latency[label] = median(runs.map((x) => x.mean));
+    if (runs.some((x) => x.errors + x.unexpected > 0)) failures.push(label);
+  }
+  const health: Request = { method: 'GET', path: '/healthz', auth: false };
+  const healthAlone = await load({ server: big, request: health, key: scaleDb.key }, duration, 2, 1);
+  const [healthBusy] = await Promise.all([
+    load({ server: big, request: health, key: scaleDb.key }, duration, 2, 1),
+    load({ server: big, request: graphQLRuns[2]?.[1] ?? health, key: scaleDb.key }, duration, 2, 4),
+  ]);
+  await big.stop();
+  console.log(`\nScale (${scalePets} pets), GraphQL, mean latency:`);
+  console.log(`  page + totalCount / page:   ${ratioOf(latency, 'GraphQL page + totalCount', 'GraphQL page')}`);
+  console.log(`  15 aliased totalCounts:     ${fmt(latency['15 aliased totalCounts'] ?? 0, 2)} ms (1 connection)`);
+  console.log(
+    `  /healthz while 4 connections send them: mean ${fmt(healthBusy.mean, 2)} ms, p99 ${healthBusy.p99} ms (alone: mean ${fmt(healthAlone.mean, 2)} ms, p99 ${healthAlone.p99} ms)`,
+  );
+  const ratio = (deepLabel: string, firstLabel: string) => {
+    const deepMs = latency[deepLabel] ?? 0;
+    const firstMs = latency[firstLabel] ?? 0;
+    return `${fmt(deepMs, 2)} / ${fmt(firstMs, 2)} ms = ${firstMs > 0 ? fmt(deepMs / firstMs, 2) : 'n/a'}`;
+  };
+  console.log(`\nScale (${scalePets} pets, ${connections} connections), mean latency, deep page / first page:`);
+  console.log(`  no filter:     ${ratio('deep page', 'first page')}`);
+  console.log(`  status=sold:   ${ratio('deep page, status=sold', 'first page, status=sold')}`);
+}
+
+function ratioOf(latency: Record<string, number>, label: string, baseLabel: string): string {
+  const ms = latency[label] ?? 0;
+  const base = latency[baseLabel] ?? 0;
+  return `${fmt(ms, 2)} / ${fmt(base, 2)} ms = ${base > 0 ? fmt(ms / base, 2) : 'n/a'}`;
 }
 
 await main();

@@ -71,6 +71,15 @@ export interface IdempotencyKeysTable {
   created_at: Timestamp;
 }
 
+/**
+ * Row counts kept by triggers (migration 0008): `pets`, `pets:<status>`, `orders:<account>`,
+ * `orders:<account>:<status>`. A name never written reads as 0.
+ */
+export interface RowCountsTable {
+  name: string;
+  value: number;
+}
+
 export interface Database {
   pets: PetsTable;
   accounts: AccountsTable;
@@ -78,6 +87,7 @@ export interface Database {
   messages: MessagesTable;
   orders: OrdersTable;
   idempotency_keys: IdempotencyKeysTable;
+  row_counts: RowCountsTable;
 }
 
 export type PetRow = Selectable<PetsTable>;

@@ -4,5 +4,4 @@ export const GRAPHQL_LIMITS = {
   maxAliases: 15,
   maxTokens: 1000,
   maxDirectives: 10,
-  maxCost: 5000,
 } as const;

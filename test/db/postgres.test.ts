@@ -61,6 +61,7 @@ describe.runIf(ENGINE === 'postgres')('on PostgreSQL', { timeout: 180_000 }, () 
       '0005-drop-order-complete',
       '0006-key-epoch',
       '0007-key-names-and-disabled-accounts',
+      '0008-row-counts',
     ]);
     expect(servers.filter((s) => /First start: created account "default"/.test(s.output()))).toHaveLength(1);
     expect(await query(databaseUrl, 'select name from accounts')).toEqual([{ name: 'default' }]);

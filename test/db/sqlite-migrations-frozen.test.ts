@@ -17,7 +17,7 @@ function schemaOf(sqlite: SQLite.Database): string {
 describe('landed SQLite migrations', () => {
   it('produce the committed DDL, migration by migration', async () => {
     const sqlite = new SQLite(':memory:');
-    const db = new Kysely({ dialect: new PetstoreSqliteDialect(sqlite) });
+    const db = new Kysely({ dialect: new PetstoreSqliteDialect(sqlite, { lockTimeoutMs: 5_000 }) });
     const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations.sqlite } });
     const steps: string[] = [];
     try {

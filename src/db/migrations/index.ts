@@ -7,6 +7,7 @@ import * as postgresApiKeyHashIndex from './postgres/0004-api-key-hash-index.ts'
 import * as postgresDropOrderComplete from './postgres/0005-drop-order-complete.ts';
 import * as postgresKeyEpoch from './postgres/0006-key-epoch.ts';
 import * as postgresKeyNamesAndDisabledAccounts from './postgres/0007-key-names-and-disabled-accounts.ts';
+import * as postgresRowCounts from './postgres/0008-row-counts.ts';
 import * as sqliteInitial from './sqlite/0001-initial.ts';
 import * as sqliteOrdersAndDelivery from './sqlite/0002-orders-and-delivery.ts';
 import * as sqliteIdempotencyKeys from './sqlite/0003-idempotency-keys.ts';
@@ -14,6 +15,7 @@ import * as sqliteApiKeyHashIndex from './sqlite/0004-api-key-hash-index.ts';
 import * as sqliteDropOrderComplete from './sqlite/0005-drop-order-complete.ts';
 import * as sqliteKeyEpoch from './sqlite/0006-key-epoch.ts';
 import * as sqliteKeyNamesAndDisabledAccounts from './sqlite/0007-key-names-and-disabled-accounts.ts';
+import * as sqliteRowCounts from './sqlite/0008-row-counts.ts';
 
 /**
  * Listed by hand so migrations ship inside the program, with no file-system scan at startup.
@@ -29,6 +31,7 @@ export const migrations: Record<Engine, Record<string, Migration>> = {
     '0005-drop-order-complete': sqliteDropOrderComplete,
     '0006-key-epoch': sqliteKeyEpoch,
     '0007-key-names-and-disabled-accounts': sqliteKeyNamesAndDisabledAccounts,
+    '0008-row-counts': sqliteRowCounts,
   },
   postgres: {
     '0001-initial': postgresInitial,
@@ -38,5 +41,6 @@ export const migrations: Record<Engine, Record<string, Migration>> = {
     '0005-drop-order-complete': postgresDropOrderComplete,
     '0006-key-epoch': postgresKeyEpoch,
     '0007-key-names-and-disabled-accounts': postgresKeyNamesAndDisabledAccounts,
+    '0008-row-counts': postgresRowCounts,
   },
 };

@@ -21,7 +21,8 @@ export function useLimits<Context extends object>(): Plugin<Context> {
     maxAliases: { n: GRAPHQL_LIMITS.maxAliases, allowList: [], onReject },
     maxTokens: { n: GRAPHQL_LIMITS.maxTokens, onReject },
     maxDirectives: { n: GRAPHQL_LIMITS.maxDirectives, onReject },
-    costLimit: { maxCost: GRAPHQL_LIMITS.maxCost, onReject },
+    // Armor's cost knows neither page sizes nor which fields read the database: use-query-cost.ts does.
+    costLimit: { enabled: false },
     // Suggestions are removed from every kind of error in production (mask-error.ts).
     blockFieldSuggestion: { enabled: false },
   }) as Plugin<Context>;

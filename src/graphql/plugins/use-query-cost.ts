@@ -1,0 +1,25 @@
+import { getOperationAST } from 'graphql';
+import type { DocumentNode, ExecutionArgs } from 'graphql';
+import type { Plugin } from 'graphql-yoga';
+import { codedError } from '../coded-error.ts';
+import { QUERY_COST, queryCost } from '../query-cost.ts';
+
+/**
+ * The cost limit (query-cost.ts), checked once the variables are known and before anything
+ * runs: an operation over it is QUERY_TOO_COMPLEX (400), the whole request refused.
+ */
+export function useQueryCost<Context extends object>(): Plugin<Context> {
+  const check = ({ args }: { args: ExecutionArgs }) => {
+    const operation = getOperationAST(args.document as DocumentNode, args.operationName);
+    if (!operation) return;
+    const cost = queryCost(args.schema, args.document, operation, args.variableValues ?? undefined);
+    if (cost <= QUERY_COST.max) return;
+    throw codedError(
+      `The operation costs ${cost}, over the limit of ${QUERY_COST.max}: every field costs 1, one that runs a query of its own ${QUERY_COST.query}, and what is under a list counts once per item (first/last, ${QUERY_COST.defaultPage} by default). Ask for smaller pages or fewer fields.`,
+      'QUERY_TOO_COMPLEX',
+      400,
+      { requestLevel: true },
+    );
+  };
+  return { onExecute: check, onSubscribe: check };
+}

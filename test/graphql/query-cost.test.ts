@@ -1,0 +1,69 @@
+import { getOperationAST, parse } from 'graphql';
+import { createSchema } from 'graphql-yoga';
+import { describe, expect, it as unit } from 'vitest';
+import { QUERY_COST, queryCost } from '../../src/graphql/query-cost.ts';
+import { loadTypeDefs } from '../../src/graphql/type-defs.ts';
+import { it } from '../helpers/fixtures.ts';
+import { graphql } from '../helpers/graphql.ts';
+
+const schema = createSchema({ typeDefs: loadTypeDefs() });
+const costOf = (text: string, variables?: Record<string, unknown>) => {
+  const document = parse(text);
+  const operation = getOperationAST(document);
+  if (!operation) throw new Error('no operation');
+  return queryCost(schema, document, operation, variables);
+};
+
+describe('queryCost (what an operation costs to run)', () => {
+  unit('charges a field 1, a field that runs a query 10, and the nodes of a page once per item asked for', () => {
+    expect(costOf('{ pets(first: 5) { nodes { id name } } }')).toBe(10 + 1 + 5 * 2);
+    expect(costOf('{ pets { nodes { id } } }')).toBe(10 + 1 + QUERY_COST.defaultPage);
+    expect(costOf('{ pets(last: 100) { edges { cursor node { id } } } }')).toBe(10 + 1 + 100 * 3);
+    expect(costOf('query($n: Int) { pets(first: $n) { nodes { id } } }', { n: 50 })).toBe(10 + 1 + 50);
+    // A count and the flag behind the cursor are queries of their own; the flag ahead comes with the page.
+    expect(costOf('{ pets { totalCount pageInfo { hasNextPage hasPreviousPage endCursor } } }')).toBe(10 + 10 + 1 + 10 + 10 + 1);
+  });
+
+  unit('charges relations read for a page at once by the row, through fragments too', () => {
+    const orders = '{ orders(first: 10) { nodes { id pet { name } } } }';
+    expect(costOf(orders)).toBe(10 + 1 + 10 * (1 + 2 + 1));
+    expect(costOf('fragment P on Pet { name } { orders(first: 10) { nodes { id pet { ...P } } } }')).toBe(costOf(orders));
+    expect(costOf('{ pets(first: 2) { nodes { orders { id } } } }')).toBe(10 + 1 + 2 * (2 + 1));
+  });
+
+  unit('costs the same whatever the tables hold: fifteen counts are fifteen one-row reads', () => {
+    const aliases = Array.from({ length: 15 }, (_, i) => `c${i}: pets(first: 1) { totalCount }`).join(' ');
+    expect(costOf(`{ ${aliases} }`)).toBe(15 * 20);
+  });
+});
+
+describe('the cost limit over HTTP', () => {
+  it('refuses an operation over the limit before anything runs (400 QUERY_TOO_COMPLEX, naming the cost), and runs one under it', async ({
+    t,
+  }) => {
+    const heavy = `{ ${Array.from({ length: 10 }, (_, i) => `p${i}: pets(first: 100) { nodes { id name status orders { id pet { name } } } }`).join(' ')} }`;
+    expect(costOf(heavy)).toBeGreaterThan(QUERY_COST.max);
+    const refused = await graphql(t, heavy);
+    expect(refused.res.statusCode).toBe(400);
+    expect(refused.body.data).toBeUndefined();
+    expect(refused.body.errors?.[0]?.extensions).toEqual({ code: 'QUERY_TOO_COMPLEX', status: 400 });
+    expect(refused.body.errors?.[0]?.message).toMatch(
+      new RegExp(`^The operation costs ${costOf(heavy)}, over the limit of ${QUERY_COST.max}`),
+    );
+
+    const light =
+      '{ pets(first: 100) { totalCount nodes { id name status orders { id pet { name } } } pageInfo { hasNextPage endCursor } } }';
+    expect(costOf(light)).toBeLessThanOrEqual(QUERY_COST.max);
+    expect((await graphql(t, light)).res.statusCode).toBe(200);
+  });
+
+  it('counts page sizes given as variables', async ({ t }) => {
+    const page = (alias: string) =>
+      `${alias}: pets(first: $n) { nodes { id name status categoryId orders { id status pet { name status } } } }`;
+    const query = `query($n: Int) { ${['a', 'b', 'c', 'd', 'e'].map(page).join(' ')} }`;
+    expect(costOf(query, { n: 100 })).toBeGreaterThan(QUERY_COST.max);
+    expect((await graphql(t, query, { n: 10 })).res.statusCode).toBe(200);
+    const refused = await graphql(t, query, { n: 100 });
+    expect(refused.body.errors?.[0]?.extensions?.code).toBe('QUERY_TOO_COMPLEX');
+  });
+});
