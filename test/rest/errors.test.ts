@@ -1,5 +1,8 @@
 import { describe, expect, it } from '../helpers/fixtures.ts';
 import { expectErrorBody } from '../helpers/test-app.ts';
+import { InsertQueryNode } from 'kysely';
+import type { KyselyPlugin } from 'kysely';
+import { graphql } from '../helpers/graphql.ts';
 import { holdWriteLock } from '../helpers/test-database.ts';
 
 describe('every error is the Error body', () => {
@@ -9,6 +12,28 @@ describe('every error is the Error body', () => {
       expect(res.statusCode).toBe(404);
       expectErrorBody(res, 'NOT_FOUND');
     }
+  });
+
+  it('the message quickstart asked for under /v1 (as a client with one base URL would): 404 saying where it lives', async ({ t }) => {
+    const res = await t.call({ method: 'POST', url: '/v1/messages', payload: { message: 'hi' } });
+    expect(expectErrorBody(res, 'NOT_FOUND').message).toBe(
+      'No route POST /v1/messages. The message quickstart lives outside /v1: /messages.',
+    );
+    const one = await t.call({ url: '/v1/messages/msg_1' });
+    expect(expectErrorBody(one, 'NOT_FOUND').message).toMatch(/lives outside \/v1: \/messages\/msg_1\.$/);
+  });
+
+  it('a JSON body with a key that reaches a prototype: 400 naming the key, not "invalid JSON", storing nothing', async ({ t }) => {
+    for (const payload of [
+      '{"name":"a","categoryId":1,"__proto__":{"admin":true}}',
+      '{"name":"a","categoryId":1,"constructor":{"prototype":{}}}',
+    ]) {
+      const res = await t.call({ method: 'POST', url: '/v1/pets', headers: { 'content-type': 'application/json' }, payload });
+      expect(expectErrorBody(res, 'VALIDATION_FAILED').message).toMatch(
+        /may not hold a key named "__proto__", nor a "constructor" object with a "prototype" key/,
+      );
+    }
+    expect((await t.call({ url: '/v1/pets' })).json()).toEqual([]);
   });
 
   it('wrong method on a known route: 405 METHOD_NOT_ALLOWED with Allow', async ({ makeApp }) => {
@@ -56,6 +81,38 @@ describe('a database locked by another writer', () => {
     const list = await t.call({ url: '/v1/pets' });
     expect(list.json()).toEqual([]);
     expect((await t.call({ method: 'POST', url: '/v1/pets', payload: { name: 'Free', categoryId: 1 } })).statusCode).toBe(201);
+  });
+
+  it('keeps answering probes and reads while a write waits for the lock, then stores the write', async ({ makeApp }) => {
+    let started: () => void = () => undefined;
+    const insertStarted = new Promise<void>((resolve) => (started = resolve));
+    const noticeInserts: KyselyPlugin = {
+      transformQuery: ({ node }) => {
+        if (InsertQueryNode.is(node)) started();
+        return node;
+      },
+      transformResult: async ({ result }) => result,
+    };
+    // A long lock timeout: the write must still be waiting when the reads below are answered.
+    const t = await makeApp({ DATABASE_LOCK_TIMEOUT_MS: '30000' }, { wrapDb: (db) => db.withPlugin(noticeInserts) });
+    const other = await holdWriteLock(t.databaseUrl, 'pets');
+    let written: string | null = null;
+    const write = t.call({ method: 'POST', url: '/v1/pets', payload: { name: 'Waited', categoryId: 1 } }).then((res) => {
+      written = `${res.statusCode}`;
+      return res;
+    });
+    try {
+      await insertStarted;
+      expect((await t.app.inject({ url: '/healthz' })).statusCode).toBe(200);
+      expect((await t.app.inject({ url: '/readyz' })).statusCode).toBe(200);
+      expect((await t.call({ url: '/v1/pets' })).json()).toEqual([]);
+      expect((await graphql(t, '{ pets { nodes { id } } }')).body).toEqual({ data: { pets: { nodes: [] } } });
+      expect(written).toBeNull();
+    } finally {
+      await other.release();
+    }
+    expect((await write).statusCode).toBe(201);
+    expect((await t.call({ url: '/v1/pets' })).json()).toMatchObject([{ name: 'Waited' }]);
   });
 });
 

@@ -33,10 +33,11 @@ export function openSqlite({ url, lockTimeoutMs }: DatabaseConfig): OpenDatabase
   // crash) can lose the last transactions before the next checkpoint.
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
-  // A writer from another process waits this long for the lock instead of failing at once.
-  sqlite.pragma(`busy_timeout = ${lockTimeoutMs}`);
+  // No wait inside SQLite, which would block the event loop: the dialect waits for another
+  // process's lock itself, without blocking, for up to lockTimeoutMs.
+  sqlite.pragma('busy_timeout = 0');
   return {
-    db: new Kysely<Database>({ dialect: new PetstoreSqliteDialect(sqlite) }),
+    db: new Kysely<Database>({ dialect: new PetstoreSqliteDialect(sqlite, { lockTimeoutMs }) }),
     dataVersion: sqliteDataVersion(sqlite),
     engine: 'sqlite',
     label: `the SQLite database '${file}'`,

@@ -3,6 +3,7 @@ import { CompiledQuery, SqliteDialect, SqliteDriver } from 'kysely';
 import type { DatabaseConnection, Driver, QueryResult } from 'kysely';
 import { DatabaseError } from '../database-error.ts';
 import type { DatabaseErrorKind } from '../database-error.ts';
+import { ConnectionLock } from './connection-lock.ts';
 
 function kindOf(error: unknown): DatabaseErrorKind {
   if (!(error instanceof SQLite.SqliteError)) return 'failure';
@@ -19,18 +20,36 @@ function bindable(parameters: readonly unknown[]): unknown[] {
 
 /** How many distinct statements stay prepared; the service layer issues a few dozen shapes. */
 const STATEMENT_CACHE_SIZE = 256;
+/** The longest pause between two tries for a lock another process holds. */
+const MAX_RETRY_PAUSE_MS = 50;
+
+export interface SqliteDialectOptions {
+  /** How long a statement waits for another process's write lock before it fails as busy (503). */
+  lockTimeoutMs: number;
+}
 
 /**
  * Runs Kysely's queries on one better-sqlite3 handle. Kysely's own driver prepares every
- * statement on every call (the top cost in a profile); here a prepared statement is
- * kept per SQL text. Driver errors leave as DatabaseError, with no SQL in the message.
+ * statement on every call (the top cost in a profile); here a prepared statement is kept per
+ * SQL text. Driver errors leave as DatabaseError, with no SQL in the message.
+ *
+ * Waiting for a lock: better-sqlite3 runs on the event loop, and SQLite's own busy_timeout
+ * sleeps inside the call, so a writer in another process (the CLI, a backup, a second server)
+ * would stall every request. The handle has busy_timeout 0 instead: a statement that finds
+ * the lock taken outside a transaction (a lone write, or the `begin immediate` every
+ * transaction starts with) gives the connection to whoever waits for it, sleeps without
+ * blocking, and tries again, up to the lock timeout. Reads (WAL) never wait for a writer.
  */
 class CachingConnection implements DatabaseConnection {
   readonly #db: SQLite.Database;
+  readonly #lock: ConnectionLock;
+  readonly #lockTimeoutMs: number;
   readonly #statements = new Map<string, SQLite.Statement>();
 
-  constructor(db: SQLite.Database) {
+  constructor(db: SQLite.Database, lock: ConnectionLock, { lockTimeoutMs }: SqliteDialectOptions) {
     this.#db = db;
+    this.#lock = lock;
+    this.#lockTimeoutMs = lockTimeoutMs;
   }
 
   #prepare(sql: string): SQLite.Statement {
@@ -42,15 +61,28 @@ class CachingConnection implements DatabaseConnection {
     return statement;
   }
 
+  #run<R>(query: CompiledQuery): QueryResult<R> {
+    const statement = this.#prepare(query.sql);
+    const parameters = bindable(query.parameters);
+    if (statement.reader) return { rows: statement.all(parameters) as R[] };
+    const { changes, lastInsertRowid } = statement.run(parameters);
+    return { numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] };
+  }
+
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
-    try {
-      const statement = this.#prepare(query.sql);
-      const parameters = bindable(query.parameters);
-      if (statement.reader) return { rows: statement.all(parameters) as R[] };
-      const { changes, lastInsertRowid } = statement.run(parameters);
-      return { numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] };
-    } catch (error) {
-      throw new DatabaseError(kindOf(error), error);
+    let deadline = 0;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return this.#run<R>(query);
+      } catch (error) {
+        const kind = kindOf(error);
+        // Inside a transaction the lock is ours already (begin immediate); busy there is not a wait.
+        if (kind !== 'busy' || this.#db.inTransaction) throw new DatabaseError(kind, error);
+        deadline ||= Date.now() + this.#lockTimeoutMs;
+        const pause = Math.min(2 ** attempt, MAX_RETRY_PAUSE_MS, deadline - Date.now());
+        if (pause <= 0) throw new DatabaseError(kind, error);
+        await this.#lock.pause(pause);
+      }
     }
   }
 
@@ -61,36 +93,43 @@ class CachingConnection implements DatabaseConnection {
 }
 
 class CachingSqliteDriver extends SqliteDriver {
+  readonly #lock = new ConnectionLock();
   readonly #connection: CachingConnection;
 
-  constructor(db: SQLite.Database) {
+  constructor(db: SQLite.Database, options: SqliteDialectOptions) {
     super({ database: db });
-    this.#connection = new CachingConnection(db);
+    this.#connection = new CachingConnection(db, this.#lock, options);
   }
 
+  // One caller (or transaction) at a time, through a lock the connection can hand over while it waits.
   override async acquireConnection(): Promise<DatabaseConnection> {
-    // Kysely's mutex still hands the single connection to one caller (or transaction) at a time.
-    await super.acquireConnection();
+    await this.#lock.lock();
     return this.#connection;
   }
 
+  override async releaseConnection(): Promise<void> {
+    this.#lock.unlock();
+  }
+
   // Every transaction here writes. Taking the write lock at BEGIN means a second process
-  // waits (busy_timeout) instead of failing when a read-then-write would upgrade its lock.
+  // is waited for at the start instead of failing when a read-then-write would upgrade its lock.
   override async beginTransaction(connection: DatabaseConnection): Promise<void> {
     await connection.executeQuery(CompiledQuery.raw('begin immediate'));
   }
 }
 
-/** Kysely's SQLite dialect with a statement cache, 1/0 booleans and dialect-neutral errors. */
+/** Kysely's SQLite dialect with a statement cache, waits for locks that do not block, 1/0 booleans and dialect-neutral errors. */
 export class PetstoreSqliteDialect extends SqliteDialect {
   readonly #db: SQLite.Database;
+  readonly #options: SqliteDialectOptions;
 
-  constructor(db: SQLite.Database) {
+  constructor(db: SQLite.Database, options: SqliteDialectOptions) {
     super({ database: db });
     this.#db = db;
+    this.#options = options;
   }
 
   override createDriver(): Driver {
-    return new CachingSqliteDriver(this.#db);
+    return new CachingSqliteDriver(this.#db, this.#options);
   }
 }
