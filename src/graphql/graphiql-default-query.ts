@@ -1,4 +1,4 @@
-/** What GraphiQL opens with: every operation, ready to run once a key is set. */
+/** What GraphiQL opens with: the contract's four operations, ready to run once a key is set (the docs panel lists the rest). */
 export const GRAPHIQL_DEFAULT_QUERY = `# Petstore Gateway: GraphQL
 #
 # Every operation needs your API key. Open "Headers" below and paste:

@@ -4,6 +4,7 @@ import { signedUpSchema, signUpSchema } from '../services/accounts/index.ts';
 import { apiKeySchema, newApiKeySchema, newApiKeyWithSecretSchema } from '../services/api-keys/index.ts';
 import { messageSchema, sendMessageSchema } from '../services/messages/index.ts';
 import { advanceOrderSchema, orderSchema, placeOrderSchema } from '../services/orders/index.ts';
+import { PAGE_SIZE } from '../services/pagination/keyset-page.ts';
 import { newPetSchema, petSchema } from '../services/pets/index.ts';
 
 export const errorBodySchema = {
@@ -12,8 +13,8 @@ export const errorBodySchema = {
   required: ['code', 'message', 'status'],
   properties: {
     code: { type: 'string', enum: Object.keys(errorCatalogue), description: 'Machine-readable error code.' },
-    message: { type: 'string', description: 'Human-readable description.' },
-    status: { type: 'integer', description: 'The HTTP status code of the response.' },
+    message: { type: 'string', maxLength: 1024, description: 'Human-readable description.' },
+    status: { type: 'integer', format: 'int32', minimum: 400, maximum: 599, description: 'The HTTP status code of the response.' },
   },
 } as const;
 
@@ -49,8 +50,10 @@ const STATUS_MEANING: Record<number, string> = {
   404: 'The requested resource could not be found.',
   409: 'The request conflicts with the current state.',
   422: 'The Idempotency-Key was already used with another request.',
+  413: 'The body is too large.',
   429: 'A rate limit is spent; see Retry-After.',
-  503: 'Not ready.',
+  500: 'An unexpected error; the details are in the server log under the request id.',
+  503: 'Not ready, or the database is busy or away; retry after Retry-After.',
 };
 
 /**
@@ -59,6 +62,11 @@ const STATUS_MEANING: Record<number, string> = {
  * a 401 shows UNAUTHORIZED and a 404 its own NOT_FOUND code.
  */
 export function errorResponses(...codes: ErrorCode[]): Record<number, object> {
+  return errorResponsesWith(ref('Error'), codes);
+}
+
+/** As errorResponses, with the Error schema referred to as given (the document's own `#/components/schemas/Error`, after the routes). */
+export function errorResponsesWith(errorSchema: object, codes: readonly ErrorCode[]): Record<number, object> {
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of codes) {
     const { status } = errorCatalogue[code];
@@ -71,7 +79,7 @@ export function errorResponses(...codes: ErrorCode[]): Record<number, object> {
         description: `${STATUS_MEANING[status] ?? 'Error.'} Error body with code ${group.map((c) => `\`${c}\``).join(', ')}.`,
         content: {
           'application/json': {
-            schema: ref('Error'),
+            schema: errorSchema,
             examples: Object.fromEntries(group.map((code) => [code, { value: { code, message: errorCatalogue[code].message, status } }])),
           },
         },
@@ -85,7 +93,16 @@ export function createdResponse(name: SchemaName, description: string) {
   return {
     description,
     ...ref(name),
-    headers: { Location: { type: 'string', description: 'Where the created record can be read.' } },
+    headers: { Location: { type: 'string', maxLength: 2048, description: 'Where the created record can be read.' } },
+  } as const;
+}
+
+/** A 201 whose body holds a secret: no cache on the way may keep it. */
+export function secretResponse(name: SchemaName, description: string) {
+  return {
+    description,
+    ...ref(name),
+    headers: { 'Cache-Control': { type: 'string', enum: ['no-store'], description: 'No cache may keep this answer: it holds a secret.' } },
   } as const;
 }
 
@@ -94,8 +111,9 @@ export function pageResponse(name: SchemaName, description: string) {
   return {
     description,
     type: 'array',
+    maxItems: PAGE_SIZE.max,
     items: ref(name),
-    headers: { Link: { type: 'string', description: 'rel="next" link to the following page, when there is one.' } },
+    headers: { Link: { type: 'string', maxLength: 2048, description: 'rel="next" link to the following page, when there is one.' } },
   } as const;
 }
 

@@ -39,13 +39,24 @@ describe('GraphiQL in a real browser', () => {
   it('shows the REST docs (Swagger UI) under their Content-Security-Policy', async ({ browser }) => {
     const page = await browser.newPage();
     const blocked: string[] = [];
+    const fetched: string[] = [];
     page.on('console', (message) => {
       if (/Content Security Policy/i.test(message.text())) blocked.push(message.text());
     });
+    page.on('request', (request) => fetched.push(new URL(request.url()).pathname));
     await page.goto(`${origin}/v1/docs/`);
     await page.getByText('/pets/{petId}').first().waitFor({ timeout: 60_000 });
-    expect(await page.getByText('Petstore Gateway').first().isVisible()).toBe(true);
+    expect(await page.locator('.info .title').innerText()).toMatch(/^Petstore Gateway/);
     expect(blocked).toEqual([]);
+    // The top bar names the document's one address (the one docs/ give), and the logo is ours.
+    expect(await page.locator('.topbar select option').allInnerTexts()).toEqual(['Petstore Gateway: /v1/openapi.json']);
+    expect(fetched).toContain('/v1/openapi.json');
+    expect(fetched).not.toContain('/v1/docs/json');
+    const logo = await page.locator('.topbar a img').getAttribute('src');
+    expect(Buffer.from(logo?.split(',')[1] ?? '', 'base64').toString()).toMatch(/>Petstore Gateway</);
+    // Every group has operations: with sign-up off there is no "accounts" group.
+    const groups = await page.locator('.opblock-tag').allInnerTexts();
+    expect(groups.map((g) => g.split(/\s/)[0])).toEqual(['pets', 'store', 'messages', 'keys', 'health']);
   }, 180_000);
 
   it('offers this server, production and staging in the server list of the docs page (contract §4)', async ({ browser }) => {

@@ -35,6 +35,21 @@ describe('GET /v1/openapi.json (no key needed)', () => {
     expect(servers.map((server) => server.url)).toEqual(['/v1']);
   });
 
+  it('has one address: /v1/docs/json sends clients there (308), /v1/docs/yaml is 404 saying where it is', async ({ t }) => {
+    const json = await t.app.inject({ url: '/v1/docs/json' });
+    expect([json.statusCode, json.headers.location]).toEqual([308, '/v1/openapi.json']);
+    const yaml = await t.app.inject({ url: '/v1/docs/yaml' });
+    expect(yaml.statusCode).toBe(404);
+    expect(yaml.json().message).toMatch(/The OpenAPI document is at \/v1\/openapi\.json\.$/);
+  });
+
+  it('declares a tag only where it has operations: "accounts" with sign-up open, not without', async ({ makeApp }) => {
+    const tagsOf = (document: { tags: { name: string }[] }) => document.tags.map((tag) => tag.name);
+    const open = await makeApp({ SIGNUP: 'open' });
+    expect(tagsOf((await open.app.inject({ url: '/v1/openapi.json' })).json())).toContain('accounts');
+    expect(tagsOf(doc as unknown as { tags: { name: string }[] })).not.toContain('accounts');
+  });
+
   it('describes your own keys: createKey, listKeys, revokeKey, the secret only in the 201', () => {
     expect(doc.paths['/keys']?.post?.operationId).toBe('createKey');
     expect(doc.paths['/keys']?.get?.operationId).toBe('listKeys');
@@ -42,8 +57,16 @@ describe('GET /v1/openapi.json (no key needed)', () => {
     expect(doc.paths['/keys']?.post?.tags).toEqual(['keys']);
     expect(doc.components.schemas?.NewApiKeyWithSecret).toMatchObject({ required: expect.arrayContaining(['key']) });
     expect(doc.components.schemas?.ApiKey).not.toHaveProperty('properties.key');
-    expect(Object.keys(doc.paths['/keys']?.post?.responses ?? {}).sort()).toEqual(['201', '400', '401', '409', '429']);
-    expect(Object.keys(doc.paths['/keys/{keyId}']?.delete?.responses ?? {}).sort()).toEqual(['200', '400', '401', '404', '429']);
+    expect(Object.keys(doc.paths['/keys']?.post?.responses ?? {}).sort()).toEqual(['201', '400', '401', '409', '413', '429', '500', '503']);
+    expect(Object.keys(doc.paths['/keys/{keyId}']?.delete?.responses ?? {}).sort()).toEqual([
+      '200',
+      '400',
+      '401',
+      '404',
+      '429',
+      '500',
+      '503',
+    ]);
   });
 
   it('describes the contract operations with the names of the contract', () => {
@@ -51,8 +74,18 @@ describe('GET /v1/openapi.json (no key needed)', () => {
     expect(doc.paths['/pets']?.post?.operationId).toBe('createPet');
     expect(doc.paths['/pets/{petId}']?.get?.operationId).toBe('getPet');
     expect(doc.paths['/pets']?.get?.parameters?.map((p) => p.name).sort()).toEqual(['cursor', 'limit', 'status']);
-    expect(Object.keys(doc.paths['/pets']?.post?.responses ?? {}).sort()).toEqual(['201', '400', '401', '409', '422', '429']);
-    expect(Object.keys(doc.paths['/pets/{petId}']?.get?.responses ?? {}).sort()).toEqual(['200', '400', '401', '404', '429']);
+    expect(Object.keys(doc.paths['/pets']?.post?.responses ?? {}).sort()).toEqual([
+      '201',
+      '400',
+      '401',
+      '409',
+      '413',
+      '422',
+      '429',
+      '500',
+      '503',
+    ]);
+    expect(Object.keys(doc.paths['/pets/{petId}']?.get?.responses ?? {}).sort()).toEqual(['200', '400', '401', '404', '429', '500', '503']);
   });
 
   it('marks getPet deprecated and store orders experimental', () => {

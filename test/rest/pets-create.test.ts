@@ -38,6 +38,11 @@ describe('POST /v1/pets', () => {
     ['status wrongly cased', { name: 'A', categoryId: 1, status: 'Sold' }, /'status' must be one of/],
     ['a client-sent id', { id: 99, name: 'A', categoryId: 1 }, /Field 'id' is not allowed/],
     ['an unknown field', { name: 'A', categoryId: 1, colour: 'red' }, /Field 'colour' is not allowed/],
+    [
+      'an unknown field with a 10,000-character name',
+      { name: 'A', categoryId: 1, ['k'.repeat(10_000)]: 1 },
+      /^Field 'k{100}…' is not allowed\.$/,
+    ],
     ['an array body', [{ name: 'A', categoryId: 1 }], /request body must be a JSON object/],
   ];
   it.for(invalid)('refuses %s with 400 VALIDATION_FAILED naming the field, storing nothing', async ([_label, payload, message], { t }) => {

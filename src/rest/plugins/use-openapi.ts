@@ -1,7 +1,9 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError } from '../../errors/index.ts';
 import type { Config } from '../../config/load-config.ts';
+import { describeWire } from './describe-wire.ts';
 import { TRY_IT_OUT_SCRIPT } from './swagger-try-it-out.ts';
 
 // @fastify/swagger copies these into the operation but does not declare them.
@@ -14,6 +16,24 @@ declare module 'fastify' {
     /** false: the docs page shows no "Try it out" for this operation (contract §4.5, store orders). */
     'x-try-it-out'?: false;
   }
+}
+
+const OPENAPI_PATH = '/v1/openapi.json';
+
+const DOCS_LOGO =
+  '<svg xmlns="http://www.w3.org/2000/svg" width="220" height="40" viewBox="0 0 220 40">' +
+  '<text x="0" y="28" font-family="sans-serif" font-size="22" font-weight="bold" fill="#ffffff">Petstore Gateway</text></svg>';
+
+/**
+ * The document has one address. Swagger UI's plugin also serves it at /v1/docs/json and /yaml:
+ * the first sends clients to the one address (308), the second is as absent as any unknown path.
+ */
+function oneDocumentAddress(request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void): void {
+  const path = request.url.split('?')[0] ?? '';
+  if (path === '/v1/docs/json') return void reply.redirect(OPENAPI_PATH, 308);
+  if (path === '/v1/docs/yaml')
+    return done(new AppError('NOT_FOUND', `No route ${request.method} ${path}. The OpenAPI document is at ${OPENAPI_PATH}.`));
+  done();
 }
 
 /**
@@ -32,7 +52,7 @@ export async function useOpenApi(app: FastifyInstance, config: Config): Promise<
       },
       // Only addresses that exist: a placeholder would send the docs page's requests nowhere.
       servers: [
-        { url: '/v1', description: 'This server' },
+        { url: '/v1', description: 'This server: the environment (local, staging or production) that served this document' },
         ...(config.productionBaseUrl ? [{ url: config.productionBaseUrl, description: 'Production' }] : []),
         ...(config.stagingBaseUrl ? [{ url: config.stagingBaseUrl, description: 'Staging' }] : []),
       ],
@@ -46,19 +66,25 @@ export async function useOpenApi(app: FastifyInstance, config: Config): Promise<
         { name: 'store', description: 'Store orders (experimental).' },
         { name: 'messages', description: 'The message quickstart, on its own base address.' },
         { name: 'keys', description: 'Your own API keys: create, list, revoke.' },
-        { name: 'accounts', description: 'Sign-up, where the server allows it (SIGNUP=open).' },
+        // Only where it has an operation: an empty group on the docs page says nothing.
+        ...(config.signup ? [{ name: 'accounts', description: 'Sign-up: create an account and its first key.' }] : []),
       ],
     },
+    // The headers and edge answers of every operation, besides what its route declares.
+    transformObject: (document) => describeWire((document as { openapiObject: Parameters<typeof describeWire>[0] }).openapiObject),
     // Keep shared schemas under their own names (#/components/schemas/Error), not def-0.
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
   });
 
-  // Assets are served from the package itself: the docs work with no internet access.
+  // Assets are served from the package itself: the docs work with no internet access. The page
+  // reads the document from its one address, /v1/openapi.json, named in the top bar with our logo.
   await app.register(swaggerUi, {
     routePrefix: '/v1/docs',
-    uiConfig: { persistAuthorization: true },
+    uiConfig: { persistAuthorization: true, urls: [{ url: OPENAPI_PATH, name: `Petstore Gateway: ${OPENAPI_PATH}` }] },
+    logo: { type: 'image/svg+xml', content: DOCS_LOGO, href: '/v1/docs/' },
     theme: { js: [{ filename: 'try-it-out.js', content: TRY_IT_OUT_SCRIPT }] },
+    uiHooks: { onRequest: oneDocumentAddress },
   });
 
-  app.get('/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  app.get(OPENAPI_PATH, { schema: { hide: true } }, async () => app.swagger());
 }

@@ -6,7 +6,8 @@ import { checkDatabase } from '../../services/health/check-database.ts';
 import { errorResponses } from '../schemas.ts';
 
 const rootServer = [{ url: '/', description: 'This server, outside /v1.' }];
-const statusSchema = { type: 'object', required: ['status'], properties: { status: { type: 'string' } } } as const;
+const statusOf = (status: string) =>
+  ({ type: 'object', required: ['status'], properties: { status: { type: 'string', enum: [status] } } }) as const;
 
 /** Probes for orchestrators; they need no key. */
 export const healthRoutes: FastifyPluginAsync<{ db: Kysely<Database> }> = async (app, { db }) => {
@@ -20,7 +21,7 @@ export const healthRoutes: FastifyPluginAsync<{ db: Kysely<Database> }> = async 
         tags: ['health'],
         security: [],
         servers: rootServer,
-        response: { 200: statusSchema },
+        response: { 200: statusOf('ok') },
       },
     },
     async () => ({ status: 'ok' }),
@@ -35,7 +36,7 @@ export const healthRoutes: FastifyPluginAsync<{ db: Kysely<Database> }> = async 
         tags: ['health'],
         security: [],
         servers: rootServer,
-        response: { 200: statusSchema, ...errorResponses('NOT_READY') },
+        response: { 200: statusOf('ready'), ...errorResponses('NOT_READY') },
       },
     },
     async () => {

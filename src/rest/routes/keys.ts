@@ -11,7 +11,7 @@ import {
   requirePrincipal,
   revokeOwnKey,
 } from '../../services/api-keys/index.ts';
-import { bearerSecurity, errorResponses, JSON_BODY, KEYED, ref } from '../schemas.ts';
+import { bearerSecurity, errorResponses, JSON_BODY, KEYED, ref, secretResponse } from '../schemas.ts';
 
 export interface KeysRoutesOptions {
   db: Kysely<Database>;
@@ -37,7 +37,7 @@ export const keysRoutes: FastifyPluginAsync<KeysRoutesOptions> = async (app, { d
         security: bearerSecurity,
         body: ref('NewApiKey'),
         response: {
-          201: { description: 'The new key, with its secret (`key`), shown this once.', ...ref('NewApiKeyWithSecret') },
+          201: secretResponse('NewApiKeyWithSecret', 'The new key, with its secret (`key`), shown this once.'),
           ...errorResponses(...JSON_BODY, ...KEYED, 'API_KEY_LIMIT_REACHED'),
         },
       },

@@ -4,7 +4,7 @@ import type { Database } from '../../db/types.ts';
 import { requestNaming } from '../../http/field-naming.ts';
 import { NO_STORE, noIdempotencyKey } from '../../http/secret-answer.ts';
 import { signUp } from '../../services/accounts/index.ts';
-import { errorResponses, JSON_BODY, ref } from '../schemas.ts';
+import { errorResponses, JSON_BODY, ref, secretResponse } from '../schemas.ts';
 
 export interface SignupRoutesOptions {
   db: Kysely<Database>;
@@ -29,7 +29,7 @@ export const signupRoutes: FastifyPluginAsync<SignupRoutesOptions> = async (app,
         security: [],
         body: ref('SignUp'),
         response: {
-          201: { description: 'The account and its first key (`apiKey.key`, shown this once).', ...ref('SignedUp') },
+          201: secretResponse('SignedUp', 'The account and its first key (`apiKey.key`, shown this once).'),
           ...errorResponses(...JSON_BODY, 'ACCOUNT_NAME_TAKEN', 'RATE_LIMITED'),
         },
       },

@@ -1,6 +1,7 @@
 import { ACCOUNT_NAME_RULE } from '../api-keys/key-format.ts';
 import { newApiKeyWithSecretSchema } from '../api-keys/api-key-schema.ts';
 import type { NewApiKeyWithSecret } from '../api-keys/api-key-schema.ts';
+import { timestampSchema } from '../validation/id-schema.ts';
 
 export interface SignUpInput {
   account: string;
@@ -29,8 +30,8 @@ export const signedUpSchema = {
       type: 'object',
       required: ['name', 'createdAt'],
       properties: {
-        name: { type: 'string', description: 'The account name.' },
-        createdAt: { type: 'string', format: 'date-time', description: 'ISO 8601 UTC timestamp.' },
+        name: { type: 'string', maxLength: 64, description: 'The account name.' },
+        createdAt: { ...timestampSchema, description: 'ISO 8601 UTC timestamp.' },
       },
     },
     apiKey: { ...newApiKeyWithSecretSchema, description: "The account's first key; `key` is shown in this answer only." },

@@ -1,4 +1,4 @@
-import { idSchema } from '../validation/id-schema.ts';
+import { idSchema, timestampSchema } from '../validation/id-schema.ts';
 
 /** Unrevoked keys one account may hold at once; the operator's CLI is not bound by it. */
 export const ACTIVE_KEYS_PER_ACCOUNT = 10;
@@ -39,11 +39,17 @@ export const newApiKeySchema = {
 
 const apiKeyProperties = {
   id: { ...idSchema, description: 'Identifier of the key: what DELETE /v1/keys/{keyId} takes.' },
-  prefix: { type: 'string', description: 'The public start of the key (`psk_` and 8 characters), to recognise it.' },
-  name: { type: ['string', 'null'], description: 'What the owner calls the key.' },
-  createdAt: { type: 'string', format: 'date-time', description: 'ISO 8601 UTC timestamp.' },
-  lastUsedAt: { type: ['string', 'null'], format: 'date-time', description: 'Last accepted use, written every 10 s; null if never.' },
-  revokedAt: { type: ['string', 'null'], format: 'date-time', description: 'When it was revoked; null while it works.' },
+  prefix: {
+    type: 'string',
+    minLength: 12,
+    maxLength: 12,
+    pattern: '^psk_[A-Za-z0-9]{8}$',
+    description: 'The public start of the key (`psk_` and 8 characters), to recognise it.',
+  },
+  name: { type: ['string', 'null'], maxLength: KEY_NAME_MAX_LENGTH, description: 'What the owner calls the key.' },
+  createdAt: { ...timestampSchema, description: 'ISO 8601 UTC timestamp.' },
+  lastUsedAt: { ...timestampSchema, type: ['string', 'null'], description: 'Last accepted use, written every 10 s; null if never.' },
+  revokedAt: { ...timestampSchema, type: ['string', 'null'], description: 'When it was revoked; null while it works.' },
 } as const;
 const apiKeyRequired = ['id', 'prefix', 'name', 'createdAt', 'lastUsedAt', 'revokedAt'] as const;
 
@@ -54,7 +60,13 @@ export const newApiKeyWithSecretSchema = {
   required: [...apiKeyRequired, 'key'],
   properties: {
     ...apiKeyProperties,
-    key: { type: 'string', description: 'The key itself, `psk_` and 40 characters. Shown in this answer only: it is not stored.' },
+    key: {
+      type: 'string',
+      minLength: 44,
+      maxLength: 44,
+      pattern: '^psk_[A-Za-z0-9]{40}$',
+      description: 'The key itself, `psk_` and 40 characters. Shown in this answer only: it is not stored.',
+    },
   },
 } as const;
 

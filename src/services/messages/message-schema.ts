@@ -1,3 +1,5 @@
+import { timestampSchema } from '../validation/id-schema.ts';
+
 export const MESSAGE_MAX_LENGTH = 4096;
 /**
  * Contract §2.6 shows `queued` ("accepted but may not yet be processed"); delivery adds
@@ -35,19 +37,30 @@ export const messageSchema = {
   type: 'object',
   required: ['id', 'message', 'status', 'createdAt', 'updatedAt', 'attempts', 'failureReason'],
   properties: {
-    id: { type: 'string', format: 'message-id', description: 'Identifier of the queued message, `msg_<digits>`.' },
-    message: { type: 'string', description: 'Echo of the text.' },
+    id: { type: 'string', format: 'message-id', maxLength: 36, description: 'Identifier of the queued message, `msg_<digits>`.' },
+    message: { type: 'string', maxLength: MESSAGE_MAX_LENGTH, description: 'Echo of the text.' },
     status: {
       type: 'string',
       enum: [...MESSAGE_STATUSES],
       description:
         '`queued`: accepted, and may not yet be processed; `sent`: delivered to the transport; `failed`: given up after retries.',
     },
-    createdAt: { type: 'string', format: 'date-time', description: 'ISO 8601 UTC timestamp.' },
-    updatedAt: { type: 'string', format: 'date-time', description: 'When the status or attempts last changed.' },
-    attempts: { type: 'integer', description: 'Delivery attempts made so far.' },
-    failureReason: { type: ['string', 'null'], description: 'The last delivery error; null once sent.' },
+    createdAt: { ...timestampSchema, description: 'ISO 8601 UTC timestamp.' },
+    updatedAt: { ...timestampSchema, description: 'When the status or attempts last changed.' },
+    attempts: {
+      type: 'integer',
+      format: 'int32',
+      minimum: 0,
+      maximum: 100,
+      description: 'Delivery attempts made so far (MESSAGE_MAX_ATTEMPTS is at most 100).',
+    },
+    failureReason: { type: ['string', 'null'], maxLength: 200, description: 'The last delivery error; null once sent.' },
   },
 } as const;
 
-export const messageIdSchema = { type: 'string', format: 'message-id', description: 'A message id, `msg_<digits>`.' } as const;
+export const messageIdSchema = {
+  type: 'string',
+  format: 'message-id',
+  maxLength: 36,
+  description: 'A message id, `msg_<digits>`.',
+} as const;

@@ -1,5 +1,5 @@
 import { listQuerySchema } from '../pagination/list-query-schema.ts';
-import { idSchema } from '../validation/id-schema.ts';
+import { idSchema, timestampSchema } from '../validation/id-schema.ts';
 
 /** The classic pet store order, forward only: placed → approved → delivered. */
 export const ORDER_STATUSES = ['placed', 'approved', 'delivered'] as const;
@@ -39,8 +39,13 @@ export const placeOrderSchema = {
   required: ['petId'],
   properties: {
     petId: { ...idSchema, description: 'The pet to order; it must be `available`.' },
-    quantity: { type: 'integer', minimum: 1, maximum: ORDER_QUANTITY_MAX, description: 'Defaults to 1.' },
-    shipDate: { type: 'string', format: 'date-time', description: 'Requested ship date, RFC 3339 (stored in UTC; years 0000-9999).' },
+    quantity: { type: 'integer', format: 'int32', minimum: 1, maximum: ORDER_QUANTITY_MAX, description: 'Defaults to 1.' },
+    shipDate: {
+      type: 'string',
+      format: 'date-time',
+      maxLength: 64,
+      description: 'Requested ship date, RFC 3339 (stored in UTC; years 0000-9999).',
+    },
   },
 } as const;
 
@@ -56,9 +61,9 @@ export const orderSchema = {
   required: ['id', 'petId', 'quantity', 'shipDate', 'status', 'complete'],
   properties: {
     id: { ...idSchema, description: 'Assigned on placement.' },
-    petId: { type: 'integer' },
-    quantity: { type: 'integer' },
-    shipDate: { type: ['string', 'null'], format: 'date-time' },
+    petId: { ...idSchema },
+    quantity: { type: 'integer', format: 'int32', minimum: 1, maximum: ORDER_QUANTITY_MAX },
+    shipDate: { ...timestampSchema, type: ['string', 'null'] },
     status: orderStatusSchema,
     complete: { type: 'boolean', description: 'True once delivered.' },
   },

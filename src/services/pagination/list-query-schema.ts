@@ -11,6 +11,7 @@ export function listQuerySchema<S extends object>(things: string, statusSchema: 
     properties: {
       limit: {
         type: 'integer',
+        format: 'int32',
         minimum: PAGE_SIZE.min,
         maximum: PAGE_SIZE.max,
         default: PAGE_SIZE.default,

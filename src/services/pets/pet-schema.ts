@@ -53,8 +53,8 @@ export const petSchema = {
   required: ['id', 'name', 'categoryId', 'status'],
   properties: {
     id: { ...idSchema, description: 'Unique identifier assigned by the service on creation.' },
-    name: { type: 'string' },
-    categoryId: { type: 'integer' },
+    name: { type: 'string', maxLength: PET_NAME_MAX_LENGTH },
+    categoryId: { ...idSchema },
     status: petStatusSchema,
   },
 } as const;

@@ -26,6 +26,8 @@ const FORMAT_WORDS: Record<string, string> = {
   'non-blank': 'must contain a non-blank character',
   'message-id': 'must look like msg_<digits>',
   'account-name': `must be ${ACCOUNT_NAME_RULE}`,
+  int64: 'must be an integer of at most 2^53−1 (9007199254740991), the largest a JSON number holds exactly',
+  int32: 'must be an integer from -2^31 to 2^31−1',
 };
 
 /** The predicate of an issue: everything after the field's name, ending with a full stop. */
@@ -62,7 +64,11 @@ function problem(issue: ErrorObject): string {
  */
 export function describeIssue(issue: ErrorObject, naming: FieldNaming = fieldNaming): string {
   const params = issue.params as Record<string, unknown>;
-  if (issue.keyword === 'additionalProperties') return `${naming(String(params.additionalProperty))} is not allowed.`;
+  if (issue.keyword === 'additionalProperties') return `${naming(shown(String(params.additionalProperty)))} is not allowed.`;
   if (issue.keyword === 'required') return `${naming(String(params.missingProperty))} is required.`;
-  return `${naming(issue.instancePath.replace(/^\//, '').replaceAll('/', '.'))} ${problem(issue)}`;
+  return `${naming(shown(issue.instancePath.replace(/^\//, '').replaceAll('/', '.')))} ${problem(issue)}`;
 }
+
+/** Field names come from the client: a long one is cut, so a message stays a sentence (the Error body's message is at most 1,024 characters). */
+const FIELD_NAME_SHOWN = 100;
+const shown = (field: string) => (field.length > FIELD_NAME_SHOWN ? `${field.slice(0, FIELD_NAME_SHOWN)}…` : field);

@@ -13,5 +13,8 @@ export function addFormats(ajv: Ajv): Ajv {
   ajv.addFormat('non-blank', /\S/);
   ajv.addFormat('message-id', /^msg_[0-9]{1,32}$/);
   ajv.addFormat('account-name', ACCOUNT_NAME_PATTERN);
+  // OpenAPI's integer formats, for client generators; the ranges are the schemas' minimum and maximum.
+  ajv.addFormat('int64', { type: 'number', validate: Number.isSafeInteger });
+  ajv.addFormat('int32', { type: 'number', validate: (n: number) => Number.isInteger(n) && n >= -(2 ** 31) && n < 2 ** 31 });
   return ajv;
 }
