@@ -53,6 +53,7 @@ export async function createApp({ config, database = openDatabase(config.databas
   await mountGraphQL(app, {
     db,
     live,
+    verifier,
     graphiql: config.graphiql,
     introspection: config.graphqlIntrospection,
     production: config.nodeEnv === 'production',

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { createApp } from './app.ts';
 import type { Config } from './config/load-config.ts';
 import { openDatabase } from './db/connection.ts';
-import { ensureFirstKey } from './services/api-keys/index.ts';
+import { anyUsableKey, ensureFirstKey } from './services/api-keys/index.ts';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 
@@ -63,6 +63,10 @@ export async function serve(config: Config): Promise<FastifyInstance> {
   try {
     const first = config.nodeEnv === 'production' ? null : await ensureFirstKey(database.db);
     if (first) printFirstKey(app, config, first.key);
+    // Production makes no key by itself: a server nobody can call says how to get one.
+    else if (!(await anyUsableKey(database.db))) {
+      app.log.warn('no usable API key exists yet: every request will be refused. Create one with: npx petstore keys create --account NAME');
+    }
     // One line for a person (and for scripts that wait on it): start-up, first key included, is done.
     process.stdout.write(`Petstore Gateway is ready at ${localOrigin(app, config)}, on ${database.label}.\n`);
   } catch (error) {

@@ -4,6 +4,7 @@ import type { Config } from '../config/load-config.ts';
 import { AccessLogController } from './access-log.ts';
 import { clientErrorHandler, refuseConnect } from './client-error-handler.ts';
 import { handleError } from './error-handler.ts';
+import { useJsonBodyParser } from './json-body-parser.ts';
 import { bufferedStdout } from './log-destination.ts';
 import type { LogDestination } from './log-destination.ts';
 import { genRequestId } from './request-id.ts';
@@ -48,5 +49,6 @@ export function createFastify(config: Config, logStream?: LogStream): { app: Fas
   app.server.on('connect', refuseConnect);
   // JSON is the only body this API reads; anything else is refused with INVALID_CONTENT_TYPE.
   app.removeContentTypeParser('text/plain');
+  useJsonBodyParser(app);
   return { app, log };
 }

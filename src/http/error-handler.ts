@@ -2,15 +2,20 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { toErrorBody } from '../errors/index.ts';
 import type { AppError } from '../errors/index.ts';
 import { WWW_AUTHENTICATE } from './bearer-token.ts';
+import { lingerOnUnreadBody } from './linger-on-unread-body.ts';
 import { toAppError } from './to-app-error.ts';
 
 /** How a face sends a failed request: REST as the Error body, GraphQL as `{ errors }`. */
 export type SendError = (reply: FastifyReply, error: AppError) => FastifyReply;
 
-/** The headers an error's status calls for, on either face: how to authenticate, when to retry. */
-export function errorHeaders(error: AppError): Record<string, string> {
+/** Seconds a client at the subscription cap is told to wait: a hint only, a slot frees when one of its streams closes. */
+const SUBSCRIPTION_RETRY_AFTER_S = 5;
+
+/** The headers an error calls for, on either face: how to authenticate, when to retry. (RATE_LIMITED sets its own.) */
+export function errorHeaders(error: Pick<AppError, 'code' | 'status'>): Record<string, string> {
   if (error.status === 401) return { 'WWW-Authenticate': WWW_AUTHENTICATE };
   if (error.status === 503) return { 'Retry-After': '1' };
+  if (error.code === 'TOO_MANY_SUBSCRIPTIONS') return { 'Retry-After': String(SUBSCRIPTION_RETRY_AFTER_S) };
   return {};
 }
 
@@ -32,6 +37,7 @@ export function errorHandler(send: SendError) {
       // The access line already has the status; the code and message are for debugging.
       request.log.debug({ code: appError.code }, appError.message);
     }
+    lingerOnUnreadBody(request, reply);
     return send(reply, appError);
   };
 }

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../errors/index.ts';
 import type { RateLimitConfig } from '../config/load-config.ts';
-import { RATE_WINDOW_MS } from './rate-limiter.ts';
+import { createRateLimiter, RATE_WINDOW_MS } from './rate-limiter.ts';
 import type { RateLimitDecision, RateLimiter } from './rate-limiter.ts';
 
 function announce(reply: FastifyReply, decision: RateLimitDecision): void {
@@ -16,7 +16,10 @@ export interface RateLimitChecks {
   request(request: FastifyRequest, reply: FastifyReply): void | Promise<void>;
   /** Sending `count` messages: the tighter per-key quota, all or none. */
   message(request: FastifyRequest, reply: FastifyReply, count?: number): void | Promise<void>;
-  /** One sign-up from the caller's address: a budget of its own, always counted. */
+  /**
+   * One sign-up from the caller's address: a budget of its own, always counted. It is a
+   * security limit, so it never fails open: when the shared store cannot count, this process does.
+   */
   signup(request: FastifyRequest, reply: FastifyReply): void | Promise<void>;
 }
 
@@ -28,8 +31,10 @@ function then(
   return decision instanceof Promise ? decision.then(apply) : apply(decision);
 }
 
-/** The two checks, both throwing RATE_LIMITED (429) when a quota is spent. */
+/** The checks, each throwing RATE_LIMITED (429) when a quota is spent. */
 export function rateLimitChecks(limiter: RateLimiter, limits: RateLimitConfig): RateLimitChecks {
+  // Sign-ups fall back to this process's own count while Redis does not answer.
+  const local = createRateLimiter();
   const enforce = (reply: FastifyReply, decision: RateLimitDecision) => {
     announce(reply, decision);
     if (!decision.allowed) {
@@ -54,7 +59,10 @@ export function rateLimitChecks(limiter: RateLimiter, limits: RateLimitConfig): 
       );
     },
     signup(request, reply) {
-      return then(limiter.take(`signup:${request.ip}`, 'signups-per-address', limits.signupsPerAddress), (d) => enforce(reply, d));
+      const bucket = `signup:${request.ip}`;
+      return then(limiter.take(bucket, 'signups-per-address', limits.signupsPerAddress), (shared) =>
+        enforce(reply, shared.uncounted ? local.take(bucket, shared.policy, shared.limit) : shared),
+      );
     },
   };
 }

@@ -1,10 +1,12 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { bearerToken, unauthorized } from './bearer-token.ts';
-import type { KeyVerifier, Principal } from '../services/api-keys/index.ts';
+import type { KeyVerdict, KeyVerifier, Principal } from '../services/api-keys/index.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
     principal: Principal | null;
+    /** The key sent is valid but its account is disabled: the 401 says so. */
+    accountDisabled: boolean;
   }
   interface FastifyContextConfig {
     /** Health probes: not identified and not counted against any rate limit. */
@@ -19,12 +21,13 @@ declare module 'fastify' {
 function identify(verifier: KeyVerifier, request: FastifyRequest): void | Promise<void> {
   const token = bearerToken(request.headers.authorization);
   const found = token === null ? null : verifier.verify(token);
-  if (found instanceof Promise) {
-    return found.then((principal) => {
-      request.principal = principal;
-    });
-  }
-  request.principal = found;
+  if (found instanceof Promise) return found.then((verdict) => apply(request, verdict));
+  apply(request, found);
+}
+
+function apply(request: FastifyRequest, verdict: KeyVerdict): void {
+  if (verdict === 'disabled') request.accountDisabled = true;
+  else request.principal = verdict;
 }
 
 export interface IdentifyOptions {
@@ -54,5 +57,5 @@ export function identifyAndCount({
 
 /** Contract §5 on every keyed route: a valid and unrevoked key or 401. (GraphQL decides per operation.) */
 export function requireKey(request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void): void {
-  done(request.principal ? undefined : unauthorized(request.headers.authorization));
+  done(request.principal ? undefined : unauthorized(request.headers.authorization, request.accountDisabled));
 }

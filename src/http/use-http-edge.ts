@@ -35,6 +35,7 @@ export interface HttpEdgeOptions {
  */
 export async function useHttpEdge(app: FastifyInstance, { config, verifier, limits }: HttpEdgeOptions): Promise<void> {
   app.decorateRequest('principal', null);
+  app.decorateRequest('accountDisabled', false);
   app.decorateRequest('idempotency', null);
   useSecurityHeaders(app);
   useRequestChecks(app);

@@ -18,6 +18,14 @@ function compile(url: string): RegExp {
 }
 
 /**
+ * The message quickstart is on its own base address (contract §4.4). A client generated from
+ * the OpenAPI document with one base URL (…/v1) lands under /v1: say where it lives.
+ */
+function hintFor(path: string): string {
+  return /^\/v1\/messages(\/|$)/.test(path) ? ` The message quickstart lives outside /v1: ${path.slice(3)}.` : '';
+}
+
+/**
  * HTTP says a path that exists answers a method it lacks with 405 and `Allow`, not 404.
  * Fastify only routes the methods it knows and sends everything else to the not-found
  * handler, so that handler decides: any method (TRACE, PROPFIND, PURGE, …) on a known path
@@ -36,7 +44,7 @@ export function useMethodNotAllowed(app: FastifyInstance): void {
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '';
     const match = [...known.values()].find((k) => k.pattern.test(path));
-    if (!match) return sendErrorBody(reply, new AppError('NOT_FOUND', `No route ${request.method} ${path}.`));
+    if (!match) return sendErrorBody(reply, new AppError('NOT_FOUND', `No route ${request.method} ${path}.${hintFor(path)}`));
     const allow = [...match.methods].join(', ');
     return sendErrorBody(
       reply.header('Allow', allow),

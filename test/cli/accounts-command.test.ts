@@ -1,5 +1,6 @@
 import { petstore } from '../helpers/cli.ts';
 import { describe, expect, it } from '../helpers/fixtures.ts';
+import { graphql } from '../helpers/graphql.ts';
 import { expectErrorBody } from '../helpers/test-app.ts';
 import type { TestApp } from '../helpers/test-app.ts';
 
@@ -31,7 +32,15 @@ describe('petstore accounts', { timeout: 180_000 }, () => {
     expect(disabled.stdout).toMatch(/^Disabled account "tester" at \d{4}-\S+: running servers refuse its keys within 250 ms\.\n$/);
     expect(await statusWithin(t, t.key, 401)).toBe(401);
     expect(await statusWithin(t, third, 401)).toBe(401);
-    expectErrorBody(await t.app.inject({ url: '/v1/keys', headers: { authorization: `Bearer ${third}` } }), 'UNAUTHORIZED');
+    // Only the key's holder learns it, so the answer may say why, on both faces; a revoked key is not told apart from an unknown one.
+    const refused = expectErrorBody(await t.app.inject({ url: '/v1/keys', headers: { authorization: `Bearer ${third}` } }), 'UNAUTHORIZED');
+    expect(refused.message).toBe("The API key's account is disabled.");
+    const viaGraphQL = await graphql(t, '{ myKeys { id } }', undefined, { authorization: `Bearer ${third}` });
+    expect(viaGraphQL.res.statusCode).toBe(401);
+    expect(viaGraphQL.body.errors?.[0]?.message).toBe("The API key's account is disabled.");
+    expect(
+      expectErrorBody(await t.app.inject({ url: '/v1/keys', headers: { authorization: `Bearer ${second}` } }), 'UNAUTHORIZED').message,
+    ).toBe('The API key is invalid or has been revoked.');
     expect(petstore(['accounts', 'list'], env).stdout).toMatch(/tester\s+\S+\s+2\s+\d{4}-/);
     expect(petstore(['accounts', 'disable', 'tester'], env).stdout).toBe('Account "tester" was already disabled; nothing changed.\n');
 

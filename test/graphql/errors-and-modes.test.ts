@@ -1,6 +1,7 @@
 import { describe, expect, it } from '../helpers/fixtures.ts';
 import { graphql } from '../helpers/graphql.ts';
 import { spyOnSelects } from '../helpers/select-spy.ts';
+import { expectErrorBody } from '../helpers/test-app.ts';
 
 const INTROSPECTION = '{ __schema { types { name } } }';
 
@@ -90,6 +91,15 @@ describe('the edges of GraphQL over HTTP', () => {
       });
     },
   );
+
+  it('answers HEAD and OPTIONS alike: 405 with the same Allow, which lists no method it refuses', async ({ t }) => {
+    const head = await t.app.inject({ method: 'HEAD', url: '/graphql' });
+    const options = await t.app.inject({ method: 'OPTIONS', url: '/graphql' });
+    expect([head.statusCode, options.statusCode]).toEqual([405, 405]);
+    expect(head.headers.allow).toBe('GET, POST');
+    expect(options.headers.allow).toBe('GET, POST');
+    expectErrorBody(options, 'METHOD_NOT_ALLOWED');
+  });
 
   it('counts aliases of __typename against the alias limit', async ({ makeApp }) => {
     const t = await makeApp();

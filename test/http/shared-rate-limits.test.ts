@@ -102,6 +102,22 @@ describe('rate limits without a shared store', () => {
     expect(log.matching('rate limiting is off')).toHaveLength(1);
   });
 
+  it('still limit sign-ups per address when Redis is not there: a security limit never fails open', async ({ makeApp }) => {
+    const closed = await startTcpProxy('127.0.0.1', 1);
+    await closed.down();
+    const t = await makeApp({ REDIS_URL: `redis://127.0.0.1:${closed.port}`, SIGNUP: 'open' });
+    const signUp = (account: string) =>
+      t.app.inject({ method: 'POST', url: '/signup', payload: { account }, remoteAddress: '198.51.100.40' });
+    expect((await signUp('first')).statusCode).toBe(201);
+    expect((await signUp('second')).statusCode).toBe(201);
+    for (const account of ['third', 'fourth']) {
+      const refused = await signUp(account);
+      expect(expectErrorBody(refused, 'RATE_LIMITED').message).toMatch(/signups-per-address/);
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    }
+    expect(await t.count('accounts')).toBe(3);
+  });
+
   it(`on ${ENGINE}, ${ENGINE === 'postgres' ? 'warns once at start that each instance counts alone' : 'counts in the process without a warning (one process owns the file)'}`, async ({
     makeApp,
   }) => {

@@ -15,7 +15,7 @@ export function useRequireKey<Context extends GraphQLContext & ServerContext>():
   const check = ({ args }: { args: { contextValue: Context; document: DocumentNode; operationName?: string | null } }) => {
     if (args.contextValue.principal) return;
     if (writtenRootFields(args.document, args.operationName).every((name) => name.startsWith('__'))) return;
-    throw unauthorized(args.contextValue.req.headers.authorization);
+    throw unauthorized(args.contextValue.req.headers.authorization, args.contextValue.req.accountDisabled);
   };
   // Subscriptions do not execute: they subscribe, and need the key all the same.
   return { onExecute: check, onSubscribe: check };

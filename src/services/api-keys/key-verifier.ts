@@ -10,12 +10,15 @@ export interface Principal {
   keyId: number;
 }
 
+/**
+ * The key's owner; or null for a malformed, unknown or revoked key; or 'disabled' for a valid
+ * key of a disabled account (only the key's holder can learn that, so it may be said).
+ */
+export type KeyVerdict = Principal | 'disabled' | null;
+
 export interface KeyVerifier {
-  /**
-   * The key's owner, or null for a malformed, unknown or revoked key. Synchronous when
-   * the key was verified recently and nothing has been written since.
-   */
-  verify(key: string): Principal | null | Promise<Principal | null>;
+  /** Synchronous when the key was verified recently and nothing has been written since. */
+  verify(key: string): KeyVerdict | Promise<KeyVerdict>;
   close(): Promise<void>;
 }
 
@@ -60,9 +63,10 @@ export function createKeyVerifier(db: Kysely<Database>, dataVersion: DataVersion
     verified.set(slot, { principal, version, expires: now + CACHE_TTL_MS });
   }
 
-  async function lookUp(hash: Buffer, slot: string, version: string): Promise<Principal | null> {
+  async function lookUp(hash: Buffer, slot: string, version: string): Promise<KeyVerdict> {
     const [row] = await findKey(db, hash.toString('hex'));
-    if (!row || row.revoked_at !== null || row.disabled_at !== null) return null;
+    if (!row || row.revoked_at !== null) return null;
+    if (row.disabled_at !== null) return 'disabled';
     const principal = { accountId: row.account_id, keyId: row.id };
     const now = Date.now();
     usage.record(row.id, now);
