@@ -3,8 +3,12 @@ import type SQLite from 'better-sqlite3';
 /** Returns a value that differs from the last one once a write may have been committed since. */
 export type DataVersion = () => string;
 
-/** How often other processes' commits are looked for; this connection's own writes show at once. */
-const POLL_MS = 250;
+/**
+ * How often other processes' key changes are looked for, on either engine (this process's own
+ * show at once): the bound within which a key revoked, or an account disabled, elsewhere is
+ * refused everywhere, by requests and open subscriptions alike.
+ */
+export const KEY_CHANGES_POLL_MS = 250;
 
 /**
  * SQLite's two counters together see every write: `total_changes()` moves when this
@@ -19,7 +23,7 @@ export function sqliteDataVersion(sqlite: SQLite.Database): DataVersion {
   const timer = setInterval(() => {
     if (sqlite.open) othersSeen = others.get() as number;
     else clearInterval(timer);
-  }, POLL_MS);
+  }, KEY_CHANGES_POLL_MS);
   timer.unref();
   return () => `${othersSeen}:${own.get() as number}`;
 }

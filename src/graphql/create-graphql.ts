@@ -13,10 +13,13 @@ import { createMaskError } from './mask-error.ts';
 import { useLimits } from './plugins/use-limits.ts';
 import { useLogUnexpectedErrors } from './plugins/use-log-unexpected-errors.ts';
 import { useMessageQuota } from './plugins/use-message-quota.ts';
+import { useMultipartSubscriptions } from './plugins/use-multipart-subscriptions.ts';
 import { useNoIntrospection } from './plugins/use-no-introspection.ts';
 import { useParseErrorCode } from './plugins/use-parse-error-code.ts';
+import { useQueryCost } from './plugins/use-query-cost.ts';
 import { useRequireKey } from './plugins/use-require-key.ts';
 import { useSafeJit } from './plugins/use-safe-jit.ts';
+import { useSubscriptionRefusals } from './plugins/use-subscription-refusals.ts';
 import { useTrustedDocuments } from './plugins/use-trusted-documents.ts';
 import { useValidationErrorShape } from './plugins/use-validation-error-shape.ts';
 import { resolvers } from './resolvers/index.ts';
@@ -71,6 +74,7 @@ export async function createGraphQL({
   const plugins: Plugin<Context>[] = [
     useTrustedDocuments<Context>({ documents: trustedDocuments, only: production && trustedDocuments !== null }),
     useLimits<Context>(),
+    useQueryCost<Context>(),
     useParseErrorCode<Context>(),
     useValidationErrorShape<Context>({ production }),
     useRequireKey<Context>(),
@@ -79,6 +83,7 @@ export async function createGraphQL({
   if (!introspection) plugins.push(useNoIntrospection<Context>());
   if (jit) plugins.push(useSafeJit<Context>());
   if (messageQuota) plugins.push(useMessageQuota<Context>(messageQuota));
+  plugins.push(useMultipartSubscriptions<Context>(), useSubscriptionRefusals<Context>());
 
   return createYoga<ServerContext, GraphQLContext>({
     schema: createSchema<Context>({ typeDefs: loadTypeDefs(), resolvers: resolvers as never }),

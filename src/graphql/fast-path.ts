@@ -74,7 +74,7 @@ export async function fastPathResponse(
   if (isAsyncIterable(result)) {
     // A subscription that asked for JSON: Yoga answers 406, as the route then does.
     await result[Symbol.asyncIterator]().return?.();
-    return new fetchAPI.Response(null, { status: 406 });
+    return new fetchAPI.Response(null, { status: 406, headers: { accept: 'text/event-stream' } });
   }
   if (result.errors === undefined && result.extensions === undefined) {
     const { stringify = JSON.stringify } = result as { stringify?: (value: unknown) => string };

@@ -1,5 +1,5 @@
 import { createApiKey } from '../../src/services/api-keys/index.ts';
-import { petstore } from '../helpers/cli.ts';
+import { petstore, petstoreAsync } from '../helpers/cli.ts';
 import { describe, expect, it } from '../helpers/fixtures.ts';
 import { graphql } from '../helpers/graphql.ts';
 import { subscribe } from '../helpers/sse-client.ts';
@@ -105,8 +105,10 @@ describe('messageUpdated over SSE', () => {
     const sent = (await t.call({ method: 'POST', url: '/messages', payload: { message: 'mine' } })).json() as { id: string };
     const other = { authorization: `Bearer ${(await createApiKey(t.db, 'sse-other')).key}` };
     const theirs = await subscribe(origin, MESSAGE_UPDATED, { id: sent.id }, other);
+    expect(theirs.status).toBe(404);
     expect((await theirs.next()).data?.errors?.[0]?.extensions).toEqual({ code: 'MESSAGE_NOT_FOUND', status: 404 });
     const bad = await subscribe(origin, MESSAGE_UPDATED, { id: 'abc' }, t.auth);
+    expect(bad.status).toBe(400);
     expect((await bad.next()).data?.errors?.[0]).toMatchObject({
       message: "Argument 'id' must look like msg_<digits>.",
       extensions: { code: 'VALIDATION_FAILED', status: 400 },
@@ -121,6 +123,9 @@ describe('limits and shutdown', () => {
     const first = await subscribe(origin, PET_CREATED, {}, t.auth);
     const second = await subscribe(origin, PET_CREATED, {}, t.auth);
     const third = await subscribe(origin, PET_CREATED, {}, t.auth);
+    // Refused before any stream started: the answer's status is the refusal's, with a hint when to retry.
+    expect(third.status).toBe(429);
+    expect(Number(third.headers.get('retry-after'))).toBeGreaterThan(0);
     expect((await third.next()).data?.errors?.[0]).toMatchObject({
       message: 'At most 2 subscriptions may be open per key; close one first.',
       extensions: { code: 'TOO_MANY_SUBSCRIPTIONS', status: 429 },
@@ -144,6 +149,33 @@ describe('limits and shutdown', () => {
     for (const sub of [second, again, theirs]) sub.close();
   });
 
+  it('holds no slot for a subscription refused with 406, whatever the client asked for instead of a stream', async ({ makeApp }) => {
+    const t = await makeApp({ SUBSCRIPTIONS_PER_KEY: '2' });
+    const origin = await listen(t);
+    const body = JSON.stringify({ query: PET_CREATED });
+    const refusals = [
+      ...['text/html', 'application/json', 'application/graphql-response+json', 'image/png'].map(
+        (accept) => () =>
+          fetch(`${origin}/graphql`, { method: 'POST', headers: { ...t.auth, 'content-type': 'application/json', accept }, body }),
+      ),
+      () => fetch(`${origin}/graphql?query=${encodeURIComponent(PET_CREATED)}`, { headers: { ...t.auth, accept: 'application/json' } }),
+    ];
+    for (let round = 0; round < 3; round++) {
+      for (const refuse of refusals) {
+        const refused = await refuse();
+        expect(refused.status).toBe(406);
+        // The Error body, as for any 406 at /graphql, naming what a subscription is answered as.
+        expect(await refused.json()).toEqual({ code: 'NOT_ACCEPTABLE', status: 406, message: expect.stringMatching(/text\/event-stream/) });
+      }
+    }
+    // Both of the key's slots are still free.
+    const subs = [await subscribe(origin, PET_CREATED, {}, t.auth), await subscribe(origin, PET_CREATED, {}, t.auth)];
+    expect(subs.map((s) => s.status)).toEqual([200, 200]);
+    await createPet(t, 'after-refusals');
+    for (const sub of subs) expect(await payload(sub, 'petCreated')).toMatchObject({ name: 'after-refusals' });
+    for (const sub of subs) sub.close();
+  });
+
   it('ends open streams cleanly when the server drains, so shutdown does not wait for them', async ({ makeApp }) => {
     const t = await makeApp();
     const origin = await listen(t);
@@ -151,6 +183,57 @@ describe('limits and shutdown', () => {
     await t.app.drainAndClose();
     expect((await sub.next()).event).toBe('complete');
     await sub.ended;
+  });
+});
+
+describe('a key that stops being valid ends its streams', () => {
+  const keyOf = async (t: TestApp, name: string) => {
+    const made = (await t.call({ method: 'POST', url: '/v1/keys', payload: { name } })).json() as { id: number; key: string };
+    return { id: made.id, auth: { authorization: `Bearer ${made.key}` } };
+  };
+  const expectEndedBecause = async (sub: Subscription, reason: RegExp) => {
+    const last = await sub.next();
+    expect(last.event).toBe('next');
+    expect(last.data?.errors?.[0]).toMatchObject({
+      message: expect.stringMatching(reason),
+      extensions: { code: 'UNAUTHORIZED', status: 401 },
+    });
+    expect((await sub.next()).event).toBe('complete');
+    await sub.ended;
+  };
+
+  it('revoked over the API: every open stream of that key gets a last error event saying so, then ends; other keys go on', async ({
+    t,
+  }) => {
+    const origin = await listen(t);
+    const doomed = await keyOf(t, 'doomed');
+    const pets = await subscribe(origin, PET_CREATED, {}, doomed.auth);
+    const sent = (await t.call({ method: 'POST', url: '/messages', payload: { message: 'watched' } })).json() as { id: string };
+    const message = await subscribe(origin, MESSAGE_UPDATED, { id: sent.id }, doomed.auth);
+    expect(await payload(message, 'messageUpdated')).toMatchObject({ id: sent.id, status: 'queued' });
+    const bystander = await subscribe(origin, PET_CREATED, {}, t.auth);
+
+    await createPet(t, 'seen-by-both');
+    expect(await payload(pets, 'petCreated')).toMatchObject({ name: 'seen-by-both' });
+    expect((await t.call({ method: 'DELETE', url: `/v1/keys/${doomed.id}` })).statusCode).toBe(200);
+    await expectEndedBecause(pets, /API key was revoked/);
+    await expectEndedBecause(message, /API key was revoked/);
+
+    await createPet(t, 'after-revocation');
+    expect(await payload(bystander, 'petCreated')).toMatchObject({ name: 'seen-by-both' });
+    expect(await payload(bystander, 'petCreated')).toMatchObject({ name: 'after-revocation' });
+    bystander.close();
+  });
+
+  it("disabled with the CLI: the account's streams end saying the account is disabled", async ({ t }) => {
+    const origin = await listen(t);
+    const made = await petstoreAsync(['keys', 'create', '--account', 'soon-disabled'], { DATABASE_URL: t.databaseUrl });
+    const key = made.stdout.trim().split('\n').at(-1) ?? '';
+    const sub = await subscribe(origin, PET_CREATED, {}, { authorization: `Bearer ${key}` });
+    expect(sub.status).toBe(200);
+    const disabled = await petstoreAsync(['accounts', 'disable', 'soon-disabled'], { DATABASE_URL: t.databaseUrl });
+    expect(disabled.status).toBe(0);
+    await expectEndedBecause(sub, /account is disabled/);
   });
 });
 

@@ -7,6 +7,7 @@ export interface SseEvent {
 export interface Subscription {
   status: number;
   contentType: string;
+  headers: Headers;
   /** The next event; rejects when the stream ends first or after `timeoutMs`. */
   next(timeoutMs?: number): Promise<SseEvent>;
   /** Resolves once the server has closed the stream. */
@@ -61,6 +62,7 @@ export async function subscribe(
   return {
     status: res.status,
     contentType: res.headers.get('content-type') ?? '',
+    headers: res.headers,
     async next(timeoutMs = 30_000) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {

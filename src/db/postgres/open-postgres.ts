@@ -3,13 +3,11 @@ import pg from 'pg';
 import { Kysely } from 'kysely';
 import type { DatabaseConfig } from '../../config/load-config.ts';
 import type { OpenDatabase } from '../connection.ts';
+import { KEY_CHANGES_POLL_MS } from '../data-version.ts';
 import type { Database } from '../types.ts';
 import { changesKeys } from './key-changes.ts';
 import { PetstorePostgresDialect } from './postgres-dialect.ts';
 import { connectFailureReason } from './postgres-errors.ts';
-
-/** How often other processes' key changes are looked for; this process's own show at once. */
-const POLL_MS = 250;
 
 /** int8 (ids, counts) as a JS number; a value past 2^53−1 would be rounded, so it is an error instead. */
 function parseSafeInt(text: string): number {
@@ -70,7 +68,7 @@ export function openPostgres({ url, poolSize, statementTimeoutMs, lockTimeoutMs,
       // Before the migration that makes the table, or while the database is away: keep the last one.
       () => undefined,
     );
-  }, POLL_MS);
+  }, KEY_CHANGES_POLL_MS);
   timer.unref();
 
   const label = describe(url);

@@ -1,12 +1,14 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/types.ts';
-import { AppError } from '../../errors/index.ts';
+import type { AppError } from '../../errors/index.ts';
 import { getMessage, getMessages } from '../messages/index.ts';
 import type { Message } from '../messages/index.ts';
 import { lastPetId, petsCreatedAfter } from '../pets/index.ts';
 import type { Pet, PetStatus } from '../pets/index.ts';
 import type { FieldNaming } from '../validation/describe-issue.ts';
-import { EventStream } from './event-stream.ts';
+import type { EventStream } from './event-stream.ts';
+import { createKeyStreams } from './key-streams.ts';
+import { createPoller } from './poller.ts';
 
 export interface LiveFeedOptions {
   /** How often the database is read while anyone subscribes. */
@@ -19,9 +21,9 @@ export interface LiveFeedOptions {
 
 export interface LiveFeed {
   /** Pets committed from now on, those of `status` only when given. */
-  petCreated(keyId: number, status: PetStatus | undefined): Promise<AsyncIterableIterator<Pet>>;
+  petCreated(keyId: number, status: PetStatus | undefined): Promise<AsyncIterableIterator<Pet | AppError>>;
   /** The message as it is now, then each change, ending after a final status. MESSAGE_NOT_FOUND for another account's. */
-  messageUpdated(keyId: number, accountId: number, id: string, naming?: FieldNaming): Promise<AsyncIterableIterator<Message>>;
+  messageUpdated(keyId: number, accountId: number, id: string, naming?: FieldNaming): Promise<AsyncIterableIterator<Message | AppError>>;
   /** Ends every stream (the server is going away); subscribers see a normal end and may subscribe elsewhere. */
   close(): void;
 }
@@ -37,28 +39,10 @@ const versionOf = (message: Message) => `${message.status}|${message.attempts}|$
  * instance on one PostgreSQL sees every instance's writes.
  */
 export function createLiveFeed(db: Kysely<Database>, { pollMs, perKey, onError }: LiveFeedOptions): LiveFeed {
-  const perKeyOpen = new Map<number, number>();
+  const streams = createKeyStreams(db, { perKey, onError });
   const petWatchers = new Set<{ stream: EventStream<Pet>; status: PetStatus | undefined }>();
   const messageWatchers = new Map<string, Set<{ stream: EventStream<Message>; version: string }>>();
   let petCursor: number | null = null;
-  let timer: NodeJS.Timeout | null = null;
-  let failing = false;
-  let closed = false;
-
-  function open<T>(keyId: number, onEnd: () => void): EventStream<T> {
-    if (closed) throw new AppError('SERVICE_UNAVAILABLE', 'The server is shutting down; subscribe again to reach another instance.');
-    const count = perKeyOpen.get(keyId) ?? 0;
-    if (count >= perKey) {
-      throw new AppError('TOO_MANY_SUBSCRIPTIONS', `At most ${perKey} subscriptions may be open per key; close one first.`);
-    }
-    perKeyOpen.set(keyId, count + 1);
-    return new EventStream<T>(() => {
-      const left = (perKeyOpen.get(keyId) ?? 1) - 1;
-      if (left === 0) perKeyOpen.delete(keyId);
-      else perKeyOpen.set(keyId, left);
-      onEnd();
-    });
-  }
 
   async function readPets(): Promise<void> {
     if (petWatchers.size === 0 || petCursor === null) return;
@@ -81,29 +65,18 @@ export function createLiveFeed(db: Kysely<Database>, { pollMs, perKey, onError }
     }
   }
 
-  function schedule(): void {
-    if (timer || closed || (petWatchers.size === 0 && messageWatchers.size === 0)) return;
-    timer = setTimeout(() => {
-      Promise.all([readPets(), readMessages()])
-        .then(
-          () => (failing = false),
-          (error: unknown) => {
-            if (!failing) onError(error);
-            failing = true;
-          },
-        )
-        .finally(() => {
-          timer = null;
-          schedule();
-        });
-    }, pollMs);
-  }
+  const poller = createPoller({
+    intervalMs: pollMs,
+    active: () => petWatchers.size > 0 || messageWatchers.size > 0,
+    onError,
+    run: async () => void (await Promise.all([readPets(), readMessages()])),
+  });
 
   return {
     async petCreated(keyId, status) {
       const watcher = {
         status,
-        stream: open<Pet>(keyId, () => {
+        stream: streams.open<Pet>(keyId, () => {
           petWatchers.delete(watcher);
           if (petWatchers.size === 0) petCursor = null;
         }),
@@ -115,7 +88,7 @@ export function createLiveFeed(db: Kysely<Database>, { pollMs, perKey, onError }
         throw error;
       }
       petWatchers.add(watcher);
-      schedule();
+      poller.wake();
       return watcher.stream;
     },
 
@@ -124,7 +97,7 @@ export function createLiveFeed(db: Kysely<Database>, { pollMs, perKey, onError }
       const watchers = messageWatchers.get(id) ?? new Set();
       const watcher = {
         version: versionOf(current),
-        stream: open<Message>(keyId, () => {
+        stream: streams.open<Message>(keyId, () => {
           watchers.delete(watcher);
           if (watchers.size === 0 && messageWatchers.get(id) === watchers) messageWatchers.delete(id);
         }),
@@ -136,16 +109,13 @@ export function createLiveFeed(db: Kysely<Database>, { pollMs, perKey, onError }
       }
       watchers.add(watcher);
       messageWatchers.set(id, watchers);
-      schedule();
+      poller.wake();
       return watcher.stream;
     },
 
     close() {
-      closed = true;
-      if (timer) clearTimeout(timer);
-      timer = null;
-      for (const w of [...petWatchers]) w.stream.end();
-      for (const watchers of [...messageWatchers.values()]) for (const w of [...watchers]) w.stream.end();
+      poller.stop();
+      streams.close();
     },
   };
 }

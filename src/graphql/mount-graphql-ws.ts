@@ -1,0 +1,155 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { getOperationAST, GraphQLError } from 'graphql';
+import type { ExecutionArgs } from 'graphql';
+import { CloseCode } from 'graphql-ws';
+import { useServer } from 'graphql-ws/use/ws';
+import type { YogaServerInstance } from 'graphql-yoga';
+import { WebSocketServer } from 'ws';
+import { AppError } from '../errors/index.ts';
+import type { ErrorCode } from '../errors/index.ts';
+import { bearerToken, unauthorized } from '../http/bearer-token.ts';
+import type { KeyVerifier, Principal } from '../services/api-keys/index.ts';
+import { fromAppError } from './coded-error.ts';
+import type { GraphQLContext } from './context.ts';
+import type { ServerContext } from './create-graphql.ts';
+import { documentIdOf } from './trusted-document-id.ts';
+
+type Yoga = YogaServerInstance<ServerContext, GraphQLContext>;
+/** Yoga's subscribe with every envelop plugin, carried to graphql-ws's subscribe in the root value. */
+type Subscriber = { subscribe: ReturnType<Yoga['getEnveloped']>['subscribe'] };
+
+/** The largest message a client may send: the size of an HTTP body. */
+const MAX_MESSAGE_BYTES = 1024 * 1024;
+
+export interface GraphQLWsOptions {
+  verifier: KeyVerifier;
+  /** Trusted documents by id, and whether only they may run (production with a manifest). */
+  trustedDocuments: ReadonlyMap<string, string> | null;
+  trustedOnly: boolean;
+}
+
+interface Connection extends Record<PropertyKey, unknown> {
+  principal?: Principal;
+  token?: string;
+}
+
+const refused = (code: ErrorCode, message?: string) => [fromAppError(new AppError(code, message))];
+
+/** The key a connection sends: `connectionParams.Authorization` (browsers cannot set headers on a WebSocket), or the upgrade's header. */
+function authorizationOf(params: Readonly<Record<string, unknown>> | undefined, request: IncomingMessage): string | undefined {
+  const value = params?.Authorization ?? params?.authorization ?? request.headers.authorization;
+  return typeof value === 'string' ? value : undefined;
+}
+
+/**
+ * What the request-shaped parts of the GraphQL pipeline read (the context, the key check) for a
+ * socket's operation: its principal, its own id and log line prefix, no idempotency.
+ */
+function socketRequest(app: FastifyInstance, principal: Principal, authorization: string): FastifyRequest {
+  const id = randomUUID();
+  return {
+    id,
+    principal,
+    accountDisabled: false,
+    idempotency: null,
+    headers: { authorization },
+    log: app.log.child({ requestId: id, transport: 'graphql-ws' }),
+  } as unknown as FastifyRequest;
+}
+
+/**
+ * Subscriptions over WebSocket, as graphql-ws speaks them (`graphql-transport-ws`), on the same
+ * path as GraphQL over HTTP. The key comes with `connection_init` and is checked there and again
+ * at each subscribe (a revoked key closes the socket); every operation runs through the same
+ * envelop plugins as HTTP (limits, cost, key check, per-key cap, masking), and a key that stops
+ * being valid ends its streams as over SSE. Queries and mutations go over HTTP, where rate limits
+ * and idempotency live. When the listener closes (shutdown), sockets close with 1001 and clients
+ * reconnect elsewhere.
+ */
+export function mountGraphQLWs(app: FastifyInstance, yoga: Yoga, { verifier, trustedDocuments, trustedOnly }: GraphQLWsOptions): void {
+  const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
+
+  async function principalOf(authorization: string | undefined): Promise<Principal | AppError> {
+    const token = bearerToken(authorization);
+    const verdict = token === null ? null : await verifier.verify(token);
+    if (verdict !== null && verdict !== 'disabled') return verdict;
+    return unauthorized(authorization, verdict === 'disabled');
+  }
+
+  const closeWith = (socket: { close(code: number, reason: string): void }, error: AppError) =>
+    // A close reason is at most 123 bytes.
+    socket.close(CloseCode.Forbidden, Buffer.from(error.message).subarray(0, 123).toString());
+
+  useServer<Record<string, unknown>, Connection>(
+    {
+      async onConnect(ctx) {
+        const authorization = authorizationOf(ctx.connectionParams, ctx.extra.request);
+        const found = await principalOf(authorization);
+        if (found instanceof AppError) {
+          closeWith(ctx.extra.socket, found);
+          return false;
+        }
+        ctx.extra.principal = found;
+        ctx.extra.token = authorization;
+        return true;
+      },
+      async onSubscribe(ctx, _id, payload) {
+        // The key again: it may have been revoked since the socket opened.
+        const found = await principalOf(ctx.extra.token);
+        if (found instanceof AppError) {
+          closeWith(ctx.extra.socket, found);
+          return refused('UNAUTHORIZED', found.message);
+        }
+        const documentId = documentIdOf(payload as { documentId?: unknown; extensions?: unknown });
+        const query = documentId !== null ? trustedDocuments?.get(documentId) : trustedOnly ? undefined : payload.query;
+        if (query === undefined) return refused(documentId !== null ? 'UNKNOWN_DOCUMENT' : 'TRUSTED_DOCUMENTS_ONLY');
+        const request = socketRequest(app, found, ctx.extra.token ?? '');
+        const enveloped = yoga.getEnveloped({ req: request, reply: null as unknown as FastifyReply });
+        let document;
+        try {
+          document = enveloped.parse(query);
+        } catch (error) {
+          return [error instanceof GraphQLError ? error : new GraphQLError(String(error))];
+        }
+        const errors = enveloped.validate(enveloped.schema, document);
+        if (errors.length > 0) return [...errors];
+        if (getOperationAST(document, payload.operationName)?.operation !== 'subscription') {
+          return refused(
+            'VALIDATION_FAILED',
+            'Over WebSocket only subscriptions run: send queries and mutations over HTTP (POST /graphql).',
+          );
+        }
+        const args: ExecutionArgs = {
+          schema: enveloped.schema,
+          document,
+          operationName: payload.operationName,
+          variableValues: payload.variables,
+          contextValue: await enveloped.contextFactory(),
+          rootValue: { subscribe: enveloped.subscribe },
+        };
+        return args;
+      },
+      subscribe: (args) => (args.rootValue as Subscriber).subscribe(args),
+    },
+    sockets,
+  );
+
+  app.server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    if ((request.url ?? '').split('?')[0] !== '/graphql') {
+      socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+      return;
+    }
+    sockets.handleUpgrade(request, socket, head, (ws) => sockets.emit('connection', ws, request));
+  });
+  const closeAll = () => {
+    for (const client of sockets.clients) client.close(1001, 'The server is shutting down; reconnect to reach another instance.');
+  };
+  app.onListenerClosed(closeAll);
+  app.addHook('onClose', (_instance, done) => {
+    closeAll();
+    sockets.close(() => done());
+  });
+}

@@ -1,0 +1,76 @@
+import type { Kysely } from 'kysely';
+import { KEY_CHANGES_POLL_MS } from '../../db/data-version.ts';
+import type { Database } from '../../db/types.ts';
+import { AppError } from '../../errors/index.ts';
+import { refusedKeys } from '../api-keys/key-states.ts';
+import type { KeyRefusal } from '../api-keys/key-states.ts';
+import { EventStream } from './event-stream.ts';
+import { createPoller } from './poller.ts';
+
+const ENDED_BECAUSE: Record<KeyRefusal, string> = {
+  revoked: 'The API key was revoked; this subscription has ended.',
+  disabled: "The API key's account is disabled; this subscription has ended.",
+};
+
+/** What this registry does with a stream, whatever its events are. */
+type Stoppable = Pick<EventStream<unknown>, 'end' | 'stop'>;
+
+export interface KeyStreams {
+  /** A new stream for `keyId`, within its cap; `onEnd` runs once when it ends, however it ends. */
+  open<T>(keyId: number, onEnd: () => void): EventStream<T>;
+  /** Ends every stream (the server is going away); no stream opens after this. */
+  close(): void;
+}
+
+export interface KeyStreamsOptions {
+  /** Open streams per key in this process. */
+  perKey: number;
+  /** A failed check of the keys is retried at the next one. */
+  onError: (error: unknown) => void;
+}
+
+/**
+ * Every open stream by the key that opened it: the per-key cap, and the key's continued
+ * validity. While any stream is open the keys behind them are read again every
+ * KEY_CHANGES_POLL_MS, one query for all, so a key revoked or an account disabled anywhere
+ * (this instance, another, the CLI) ends its streams within the bound that applies to its
+ * requests, each with a last event saying why.
+ */
+export function createKeyStreams(db: Kysely<Database>, { perKey, onError }: KeyStreamsOptions): KeyStreams {
+  const byKey = new Map<number, Set<Stoppable>>();
+  let closed = false;
+  const poller = createPoller({
+    intervalMs: KEY_CHANGES_POLL_MS,
+    active: () => byKey.size > 0,
+    onError,
+    async run() {
+      for (const [keyId, why] of await refusedKeys(db, [...byKey.keys()])) {
+        for (const stream of [...(byKey.get(keyId) ?? [])]) stream.stop(new AppError('UNAUTHORIZED', ENDED_BECAUSE[why]));
+      }
+    },
+  });
+
+  return {
+    open<T>(keyId: number, onEnd: () => void): EventStream<T> {
+      if (closed) throw new AppError('SERVICE_UNAVAILABLE', 'The server is shutting down; subscribe again to reach another instance.');
+      const streams = byKey.get(keyId) ?? new Set<Stoppable>();
+      if (streams.size >= perKey) {
+        throw new AppError('TOO_MANY_SUBSCRIPTIONS', `At most ${perKey} subscriptions may be open per key; close one first.`);
+      }
+      const stream: EventStream<T> = new EventStream<T>(() => {
+        streams.delete(stream);
+        if (streams.size === 0) byKey.delete(keyId);
+        onEnd();
+      });
+      streams.add(stream);
+      byKey.set(keyId, streams);
+      poller.wake();
+      return stream;
+    },
+    close() {
+      closed = true;
+      poller.stop();
+      for (const streams of [...byKey.values()]) for (const stream of [...streams]) stream.end();
+    },
+  };
+}

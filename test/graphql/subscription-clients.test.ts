@@ -1,0 +1,197 @@
+import { ApolloClient, HttpLink, InMemoryCache, gql } from '@apollo/client';
+import { createClient as createSseClient } from 'graphql-sse';
+import { createClient as createWsClient } from 'graphql-ws';
+import type { Client as WsClient } from 'graphql-ws';
+import WebSocket from 'ws';
+import { describe, expect, it } from '../helpers/fixtures.ts';
+import type { TestApp } from '../helpers/test-app.ts';
+
+// Each transport with the client library front ends use for it, as their docs set it up
+// (docs/graphql.md shows the same set-ups).
+const PET_CREATED = 'subscription { petCreated { id name } }';
+
+const listening = new WeakMap<TestApp, Promise<string>>();
+const listen = (t: TestApp): Promise<string> => {
+  const origin = listening.get(t) ?? t.app.listen({ port: 0, host: '127.0.0.1' });
+  listening.set(t, origin);
+  return origin;
+};
+const createPet = (t: TestApp, name: string) => t.call({ method: 'POST', url: '/v1/pets', payload: { name, categoryId: 1 } });
+
+/** What a client's callbacks saw: results, the error it ended with, whether it completed. */
+function observer() {
+  const seen: { data?: unknown; errors?: readonly { message: string; extensions?: unknown }[] }[] = [];
+  const state = { error: undefined as unknown, completed: false };
+  return {
+    seen,
+    state,
+    sink: {
+      next: (value: { data?: unknown; errors?: readonly { message: string; extensions?: unknown }[] }) => void seen.push(value),
+      error: (error: unknown) => void (state.error = error),
+      complete: () => void (state.completed = true),
+    },
+  };
+}
+
+/** Pets are created until the subscriber has seen `name` (it may subscribe a moment after the first). */
+async function seeCreated(t: TestApp, seen: { data?: unknown }[], name: string): Promise<void> {
+  await expect
+    .poll(
+      async () => {
+        await createPet(t, name);
+        return JSON.stringify(seen);
+      },
+      { timeout: 30_000, interval: 200 },
+    )
+    .toContain(`"name":"${name}"`);
+}
+
+const wsClient = (origin: string, key: string | null): WsClient =>
+  createWsClient({
+    url: `${origin.replace('http', 'ws')}/graphql`,
+    webSocketImpl: WebSocket,
+    connectionParams: key === null ? {} : { Authorization: `Bearer ${key}` },
+    retryAttempts: 0,
+    lazy: true,
+  });
+
+describe('Apollo Client: subscriptions over multipart HTTP (its default)', () => {
+  it('receives each new pet, and a refusal comes with its own status', async ({ makeApp }) => {
+    const t = await makeApp({ SUBSCRIPTION_POLL_MS: '20', SUBSCRIPTIONS_PER_KEY: '1' });
+    const origin = await listen(t);
+    const client = new ApolloClient({ link: new HttpLink({ uri: `${origin}/graphql`, headers: t.auth }), cache: new InMemoryCache() });
+    const first = observer();
+    const subscription = client.subscribe({ query: gql(PET_CREATED) }).subscribe(first.sink);
+    await seeCreated(t, first.seen, 'via-multipart');
+    // The cap is 1: a second is refused before any event, as a 429 the client reports. (Another
+    // document: Apollo Client would share one subscription between two identical ones.)
+    const second = observer();
+    client.subscribe({ query: gql('subscription { petCreated(status: available) { id } }') }).subscribe(second.sink);
+    // Apollo Client 4 hands an error to `next`, as the result's `error` (the answer was a 429 with the errors in JSON).
+    await expect.poll(() => second.seen.length, { timeout: 30_000 }).toBeGreaterThan(0);
+    const refusal = (second.seen[0] as { error?: { errors?: { message: string; extensions?: unknown }[] } }).error;
+    expect(refusal?.errors?.[0]).toMatchObject({
+      message: 'At most 1 subscriptions may be open per key; close one first.',
+      extensions: { code: 'TOO_MANY_SUBSCRIPTIONS', status: 429 },
+    });
+    subscription.unsubscribe();
+    // Unsubscribing gives the slot back, once the server has seen the connection close.
+    await expect
+      .poll(
+        async () => {
+          const third = observer();
+          const again = client.subscribe({ query: gql(PET_CREATED) }).subscribe(third.sink);
+          await createPet(t, 'after-unsubscribe');
+          await expect.poll(() => third.seen.length, { timeout: 30_000 }).toBeGreaterThan(0);
+          again.unsubscribe();
+          return JSON.stringify(third.seen);
+        },
+        { timeout: 60_000, interval: 200 },
+      )
+      .toContain('"name":"after-unsubscribe"');
+  });
+});
+
+describe('graphql-sse: GraphQL over SSE, distinct connections', () => {
+  it('receives each new pet, and reads a refusal with its status', async ({ makeApp }) => {
+    const t = await makeApp({ SUBSCRIPTION_POLL_MS: '20' });
+    const origin = await listen(t);
+    const client = createSseClient({ url: `${origin}/graphql`, headers: t.auth, retryAttempts: 0 });
+    const events = observer();
+    const dispose = client.subscribe({ query: PET_CREATED }, events.sink);
+    await seeCreated(t, events.seen, 'via-sse');
+    dispose();
+    const unknown = observer();
+    client.subscribe({ query: 'subscription { messageUpdated(id: "msg_1") { id } }' }, unknown.sink);
+    await expect.poll(() => unknown.state.error, { timeout: 30_000 }).toBeTruthy();
+    expect((unknown.state.error as { response?: Response }).response?.status).toBe(404);
+    client.dispose();
+  });
+});
+
+describe('graphql-ws: subscriptions over WebSocket', () => {
+  it('receives each new pet with the key in connectionParams', async ({ makeApp }) => {
+    const t = await makeApp({ SUBSCRIPTION_POLL_MS: '20' });
+    const origin = await listen(t);
+    const client = wsClient(origin, t.key);
+    const events = observer();
+    const dispose = client.subscribe({ query: PET_CREATED }, events.sink);
+    await seeCreated(t, events.seen, 'via-ws');
+    dispose();
+    await client.dispose();
+  });
+
+  it('closes a connection without a valid key (4403, saying why), and refuses queries and mutations', async ({ makeApp }) => {
+    const t = await makeApp();
+    const origin = await listen(t);
+    for (const [key, reason] of [
+      [null, /Missing API key/],
+      [`psk_${'x'.repeat(40)}`, /invalid or has been revoked/],
+    ] as const) {
+      const closed = await new Promise<{ code: number; reason: string }>((resolve) => {
+        const client = createWsClient({
+          url: `${origin.replace('http', 'ws')}/graphql`,
+          webSocketImpl: WebSocket,
+          connectionParams: key === null ? {} : { Authorization: `Bearer ${key}` },
+          retryAttempts: 0,
+          on: { closed: (event) => resolve(event as { code: number; reason: string }) },
+        });
+        client.subscribe({ query: PET_CREATED }, { next: () => undefined, error: () => undefined, complete: () => undefined });
+      });
+      expect(closed.code).toBe(4403);
+      expect(closed.reason).toMatch(reason);
+    }
+    const client = wsClient(origin, t.key);
+    const query = observer();
+    client.subscribe({ query: '{ pets { totalCount } }' }, query.sink);
+    await expect.poll(() => query.state.error, { timeout: 30_000 }).toBeTruthy();
+    expect(JSON.stringify(query.state.error)).toMatch(/only subscriptions run/);
+    await client.dispose();
+  });
+
+  it('ends the streams of a key revoked meanwhile with a last error, and closes the socket at the next subscribe', async ({ makeApp }) => {
+    const t = await makeApp({ SUBSCRIPTION_POLL_MS: '20' });
+    const origin = await listen(t);
+    const made = (await t.call({ method: 'POST', url: '/v1/keys', payload: {} })).json() as { id: number; key: string };
+    let closed: { code: number; reason: string } | undefined;
+    const client = createWsClient({
+      url: `${origin.replace('http', 'ws')}/graphql`,
+      webSocketImpl: WebSocket,
+      connectionParams: { Authorization: `Bearer ${made.key}` },
+      retryAttempts: 0,
+      on: { closed: (event) => void (closed = event as { code: number; reason: string }) },
+    });
+    const events = observer();
+    client.subscribe({ query: PET_CREATED }, events.sink);
+    await seeCreated(t, events.seen, 'before-revoking');
+    expect((await t.call({ method: 'DELETE', url: `/v1/keys/${made.id}` })).statusCode).toBe(200);
+    await expect.poll(() => events.state.completed || events.state.error !== undefined, { timeout: 30_000 }).toBe(true);
+    expect(JSON.stringify(events.seen.at(-1)?.errors ?? events.state.error)).toMatch(/API key was revoked/);
+    // The socket is still open; the next subscribe closes it, saying why.
+    client.subscribe({ query: PET_CREATED }, observer().sink);
+    await expect
+      .poll(() => closed, { timeout: 30_000 })
+      .toMatchObject({ code: 4403, reason: expect.stringMatching(/invalid or has been revoked/) });
+    await client.dispose();
+  });
+
+  it('closes sockets with 1001 when the server drains, so clients reconnect elsewhere', async ({ makeApp }) => {
+    const t = await makeApp();
+    const origin = await listen(t);
+    let connected: () => void = () => undefined;
+    const up = new Promise<void>((resolve) => (connected = resolve));
+    const closed = new Promise<number>((resolve) => {
+      const client = createWsClient({
+        url: `${origin.replace('http', 'ws')}/graphql`,
+        webSocketImpl: WebSocket,
+        connectionParams: { Authorization: `Bearer ${t.key}` },
+        retryAttempts: 0,
+        on: { connected: () => connected(), closed: (event) => resolve((event as { code: number }).code) },
+      });
+      client.subscribe({ query: PET_CREATED }, { next: () => undefined, error: () => undefined, complete: () => undefined });
+    });
+    await up;
+    await t.app.drainAndClose();
+    expect(await closed).toBe(1001);
+  });
+});
