@@ -25,6 +25,18 @@ export function setApiKey(key: string): void {
   localStorage.setItem(KEY_STORAGE, apiKey);
 }
 
+export function hasApiKey(): boolean {
+  return apiKey !== '';
+}
+
+/** What to tell a person about an error: the server's own words, or what to do when the server does not know this page. */
+export function explain(error: unknown): string {
+  if (error instanceof ApiError && error.code === 'UNKNOWN_DOCUMENT') {
+    return "The server does not know this page's operations: start it with GRAPHQL_TRUSTED_DOCUMENTS=examples/web/src/__generated__/persisted-documents.json (see examples/web/README.md).";
+  }
+  return error instanceof Error ? error.message : String(error);
+}
+
 /** Only the document's id goes over the wire: the server runs the document it trusts under that id. */
 function request<Result, Variables>(document: TrustedDocument<Result, Variables>, variables: Variables, accept: string): RequestInit {
   // `sha256:<hex>`, as GraphQL over HTTP's documentId has it.

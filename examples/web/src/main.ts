@@ -1,5 +1,5 @@
 import type { PetStatus, PetsPageQueryVariables } from './__generated__/graphql';
-import { ApiError, run, setApiKey, subscribe } from './api';
+import { explain, hasApiKey, run, setApiKey, subscribe } from './api';
 import { AdvanceOrder, CreatePet, MessageUpdated, MyOrders, PetsPage, PlaceOrder, SendMessage } from './operations';
 
 const PAGE_SIZE = 5;
@@ -11,7 +11,7 @@ const $ = <T extends HTMLElement>(id: string) => {
 };
 
 const say = (id: string, error: unknown) => {
-  $(id).textContent = error instanceof ApiError || error instanceof Error ? error.message : String(error);
+  $(id).textContent = explain(error);
 };
 
 function item(text: string, testId: string, ...buttons: HTMLButtonElement[]): HTMLLIElement {
@@ -51,11 +51,11 @@ async function showPets(): Promise<void> {
   previous.disabled = !hasPreviousPage;
   next.onclick = () => {
     page = { first: PAGE_SIZE, after: endCursor };
-    void showPets();
+    void refresh(showPets);
   };
   previous.onclick = () => {
     page = { last: PAGE_SIZE, before: startCursor };
-    void showPets();
+    void refresh(showPets);
   };
 }
 
@@ -79,7 +79,7 @@ async function placeOrder(petId: string): Promise<void> {
   } catch (error) {
     say('order-error', error);
   }
-  await Promise.all([showPets(), showOrders()]);
+  await refresh();
 }
 
 async function advanceOrder(id: string, status: 'approved' | 'delivered'): Promise<void> {
@@ -89,7 +89,7 @@ async function advanceOrder(id: string, status: 'approved' | 'delivered'): Promi
   } catch (error) {
     say('order-error', error);
   }
-  await Promise.all([showPets(), showOrders()]);
+  await refresh();
 }
 
 $('key-form').addEventListener('submit', (event) => {
@@ -100,7 +100,7 @@ $('key-form').addEventListener('submit', (event) => {
 
 $('status-filter').addEventListener('change', () => {
   page = { first: PAGE_SIZE };
-  void showPets();
+  void refresh(showPets);
 });
 
 $('create-pet').addEventListener('submit', async (event) => {
@@ -133,11 +133,20 @@ $('send-message').addEventListener('submit', async (event) => {
   }
 });
 
-async function refresh(): Promise<void> {
+/**
+ * Reads what the page shows, once a key is set: nothing is sent without one. What went wrong
+ * shows beside the key, and goes once a read succeeds.
+ */
+async function refresh(...reads: (() => Promise<void>)[]): Promise<void> {
+  if (!hasApiKey()) {
+    $('key-status').textContent = 'Paste your API key above (the first start of the server printed one).';
+    return;
+  }
   try {
-    await Promise.all([showPets(), showOrders()]);
+    await Promise.all(reads.length > 0 ? reads.map((read) => read()) : [showPets(), showOrders()]);
+    $('key-status').textContent = '';
   } catch (error) {
-    say('create-error', error);
+    say('key-status', error);
   }
 }
 
