@@ -5,6 +5,8 @@ export interface Outcome {
   end: number;
   /** Why no answer came (status 0). */
   error?: string;
+  /** Where it was sent: a balancer or an instance. */
+  origin: string;
   method: string;
   path: string;
   keyed: boolean;
@@ -31,7 +33,7 @@ export class Client {
     const headers: Record<string, string> = { authorization: `Bearer ${key}` };
     if (body !== undefined) headers['content-type'] = 'application/json';
     if (idempotencyKey) headers['idempotency-key'] = idempotencyKey;
-    const outcome: Outcome = { at: Date.now(), end: 0, method, path, keyed: idempotencyKey !== undefined, status: 0 };
+    const outcome: Outcome = { at: Date.now(), end: 0, origin, method, path, keyed: idempotencyKey !== undefined, status: 0 };
     this.outcomes.push(outcome);
     try {
       const res = await fetch(`${origin}${path}`, {

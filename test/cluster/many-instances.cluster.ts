@@ -5,6 +5,10 @@ import { ENGINE } from '../helpers/test-database.ts';
 import { TEST_REDIS_URL, redisEnv } from '../helpers/test-redis.ts';
 import { waitFor } from '../helpers/webhook-receiver.ts';
 import { startBalancer } from './balancer.ts';
+import type { Balancer } from './balancer.ts';
+import { startNginx } from './nginx.ts';
+import { openStream, TRANSPORTS } from './streams.ts';
+import type { Stream } from './streams.ts';
 import { Client, nextPath, pause } from './client.ts';
 import type { Outcome } from './client.ts';
 import { Instances } from './instances.ts';
@@ -46,7 +50,7 @@ async function everyPage<Item>(client: Client, origin: string, path: string, key
 const createKey = (env: Record<string, string>, account: string) =>
   petstore(['keys', 'create', '--account', account], env).stdout.trim().split('\n').at(-1) ?? '';
 
-describe('three instances behind HAProxy on one PostgreSQL, with Redis', { timeout: 300_000 }, () => {
+describe('three instances behind HAProxy and nginx on one PostgreSQL, with Redis', { timeout: 300_000 }, () => {
   it('lose nothing, double nothing and skip no pet while instances are killed and restarted', async ({ databaseUrl, serve, webhook }) => {
     expect(ENGINE, 'npm run test:cluster runs on PostgreSQL (TEST_DATABASE_URL)').toBe('postgres');
     expect(TEST_REDIS_URL, 'npm run test:cluster needs Redis (TEST_REDIS_URL)').not.toBe('');
@@ -155,27 +159,54 @@ describe('three instances behind HAProxy on one PostgreSQL, with Redis', { timeo
       }
       const revokedKey = createKey(env, 'leaving');
 
-      const balancer = await startBalancer(
-        await freePort(),
-        instances.list.map((i) => `127.0.0.1:${i.port}`),
-      );
+      const backends = instances.list.map((i) => `127.0.0.1:${i.port}`);
+      // The same instances behind both balancers at once, each with its committed config.
+      const balancers: [string, Balancer][] = [
+        ['HAProxy', await startBalancer(await freePort(), backends)],
+        ['nginx', await startNginx(await freePort(), backends)],
+      ];
+      const opened: Stream[] = [];
       try {
-        // The load, through the balancer, while instances die and come back.
+        // Subscriptions through each balancer, over each transport: new pets reach every one.
+        for (const [, balancer] of balancers)
+          for (const transport of TRANSPORTS) opened.push(await openStream(transport, balancer.origin, loadKey));
+        const streamedAt = Date.now();
+        // Each try a pet of its own name (the checks below count pets sharing a name as doubles).
+        let tries = 0;
+        await waitFor(
+          async () => {
+            await client.call(origins[0] ?? '', 'POST', '/v1/pets', {
+              key: loadKey,
+              body: { name: `streamed-${tries++}`, categoryId: 1 },
+            });
+            return opened.every((stream) => stream.seen().includes('"name":"streamed-'));
+          },
+          30_000,
+          'a new pet to reach every subscriber',
+        );
+        rows.push([
+          `a new pet, to subscribers through both balancers (${TRANSPORTS.join(', ')})`,
+          `reached ${opened.filter((s) => s.seen().includes('"name":"streamed-')).length} of ${opened.length} within ${Date.now() - streamedAt} ms`,
+        ]);
+        for (const stream of opened.splice(0)) await stream.close();
+
+        // The load, through both balancers, while instances die and come back.
         let running = true;
         const record = emptyRecord();
-        const load = (key: string): Load => ({ client, origin: balancer.origin, key, record, running: () => running });
-        const messageKeys = [createKey(env, 'messenger-a'), createKey(env, 'messenger-b')];
+        const load = (key: string, origin: string): Load => ({ client, origin, key, record, running: () => running });
         const started = Date.now();
-        const workers = [
-          createKeyed(load(loadKey), 'a'),
-          createKeyed(load(loadKey), 'b'),
-          createPlain(load(loadKey), 'a'),
-          read(load(loadKey)),
-          order(load(loadKey), targets, 'a'),
-          order(load(loadKey), targets, 'b'),
-          ...messageKeys.map((key, i) => message(load(key), `m${i}`, MESSAGE_QUOTA - 5)),
-          walk(load(loadKey), pool),
-        ];
+        const workers = balancers.flatMap(([name, { origin }]) => {
+          const messageKey = createKey(env, `messenger-${name}`);
+          return [
+            createKeyed(load(loadKey, origin), `${name}-a`),
+            createKeyed(load(loadKey, origin), `${name}-b`),
+            createPlain(load(loadKey, origin), name),
+            read(load(loadKey, origin)),
+            order(load(loadKey, origin), targets, name),
+            message(load(messageKey, origin), `m-${name}`, MESSAGE_QUOTA - 5),
+            walk(load(loadKey, origin), pool),
+          ];
+        });
 
         await pause(5_000);
         const kill: Window = { from: Date.now(), to: 0 };
@@ -188,14 +219,29 @@ describe('three instances behind HAProxy on one PostgreSQL, with Redis', { timeo
         term.to = Date.now();
         expect(termCode).toBe(0);
 
-        // Revocation by the CLI, then every instance asked directly until it refuses the key.
+        // Revocation by the CLI, then every instance asked directly until it refuses the key, and
+        // the key's subscriptions, one per transport through alternate balancers, until they end saying why.
         await pause(3_000);
         expect(
           await Promise.all(origins.map((o) => client.call(o, 'GET', '/v1/pets?limit=1', { key: revokedKey }).then((a) => a.status))),
         ).toEqual(origins.map(() => 200));
+        const doomed = await Promise.all(
+          TRANSPORTS.map((transport, i) => openStream(transport, balancers[i % balancers.length]?.[1].origin ?? '', revokedKey)),
+        );
+        opened.push(...doomed);
+        await pause(1_000);
         const revoked = await petstoreAsync(['keys', 'revoke', revokedKey.slice(0, 12)], { DATABASE_URL: databaseUrl });
         expect(revoked.status).toBe(0);
         const revokedAt = Date.now();
+        const streamsEndedAfter = Promise.all(
+          doomed.map((stream, i) =>
+            waitFor(
+              async () => stream.seen().includes('The API key was revoked') && Date.now() - revokedAt + 1,
+              30_000,
+              `the revoked key's ${TRANSPORTS[i]} stream to end`,
+            ),
+          ),
+        );
         const refusedAfter = await Promise.all(
           origins.map((origin) =>
             waitFor(
@@ -279,7 +325,7 @@ describe('three instances behind HAProxy on one PostgreSQL, with Redis', { timeo
         rows.push(['creates with no key and no answer (killed mid-request)', `${record.unanswered.length}, of which done: ${unanswered}`]);
 
         // Every pet that was ordered has exactly one order.
-        const orders = await everyPage<{ petId: number }>(client, balancer.origin, '/v1/store/orders?limit=100', loadKey);
+        const orders = await everyPage<{ petId: number }>(client, balancers[1]?.[1].origin ?? '', '/v1/store/orders?limit=100', loadKey);
         const perPet = new Map<number, number>();
         for (const o of orders) perPet.set(o.petId, (perPet.get(o.petId) ?? 0) + 1);
         const ordered = [...record.orders].filter(([, t]) => t.placed + t.taken > 0).map(([petId]) => petId);
@@ -293,6 +339,10 @@ describe('three instances behind HAProxy on one PostgreSQL, with Redis', { timeo
         rows.push(['full cursor walks during the load', `${record.walks.done} walks, ${record.walks.checked} pets checked, skipped 0`]);
 
         const held = (ms: number[]) => `${ms.join(' / ')} ms (${Math.max(...ms) <= REVOCATION_BOUND_MS ? 'held' : 'NOT held'})`;
+        rows.push([
+          `a key revoked with the CLI: its open streams (${TRANSPORTS.join(', ')}) end with the reason`,
+          `after ${(await streamsEndedAfter).join(' / ')} ms (the streams' keys are read every ${REVOCATION_BOUND_MS} ms)`,
+        ]);
         rows.push(['a key revoked over the API on one instance, refused by every instance', `after ${held(apiRefusedAfter)}`]);
         rows.push(["a disabled account's key (CLI), refused by every instance", `after ${held(disabledRefusedAfter)}`]);
         rows.push([
@@ -311,14 +361,19 @@ describe('three instances behind HAProxy on one PostgreSQL, with Redis', { timeo
         expect(during(kill).filter((o) => !unsafe(o))).toEqual([]);
         expect(failed.filter((o) => !during(kill).includes(o))).toEqual([]);
         rows.push(['responses with status 500', '0']);
-        rows.push(['failed requests during the SIGTERM restart', `0 of ${client.outcomes.filter((o) => overlaps(o, term)).length}`]);
-        rows.push([
-          'failed requests during the SIGKILL (in flight, not safe to repeat)',
-          `${during(kill).length} of ${client.outcomes.filter((o) => overlaps(o, kill)).length}${describeFailures(during(kill))}`,
-        ]);
-        rows.push(['requests in all', `${client.outcomes.length} in ${(loadMs / 1000).toFixed(0)} s of load`]);
+        for (const [name, { origin }] of balancers) {
+          const through = (outcomes: Outcome[]) => outcomes.filter((o) => o.origin === origin);
+          const all = through(client.outcomes);
+          rows.push([`${name}: failed requests during the SIGTERM restart`, `0 of ${all.filter((o) => overlaps(o, term)).length}`]);
+          rows.push([
+            `${name}: failed requests during the SIGKILL (in flight, not safe to repeat)`,
+            `${through(during(kill)).length} of ${all.filter((o) => overlaps(o, kill)).length}${describeFailures(through(during(kill)))}`,
+          ]);
+          rows.push([`${name}: requests`, `${all.length} in ${(loadMs / 1000).toFixed(0)} s of load`]);
+        }
       } finally {
-        await balancer.stop();
+        for (const stream of opened) await stream.close();
+        for (const [, balancer] of balancers) await balancer.stop();
       }
     } finally {
       printTable(rows);
