@@ -1,4 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
+import type { ChildProcessByStdio } from 'node:child_process';
+import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { waitFor } from '../helpers/webhook-receiver.ts';
 
@@ -23,7 +25,17 @@ export async function startBalancer(port: number, backends: string[]): Promise<B
   if (check.status !== 0) throw new Error(`deploy/haproxy.cfg does not load: ${check.stdout}${check.stderr}`);
 
   // -db: in the foreground, so the test owns the process and stops it by its pid.
-  const child = spawn(HAPROXY, ['-db', '-f', CONFIG], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  return runBalancer('HAProxy', port, spawn(HAPROXY, ['-db', '-f', CONFIG], { env, stdio: ['ignore', 'pipe', 'pipe'] }), 'SIGTERM');
+}
+
+/** A balancer process the test started in the foreground, once it answers /healthz on `port`; `stop` sends `signal` and waits for the exit. */
+export async function runBalancer(
+  name: string,
+  port: number,
+  child: ChildProcessByStdio<null, Readable, Readable>,
+  signal: NodeJS.Signals,
+  cleanUp: () => void = () => undefined,
+): Promise<Balancer> {
   let output = '';
   child.stdout.on('data', (d: Buffer) => (output += d.toString()));
   child.stderr.on('data', (d: Buffer) => (output += d.toString()));
@@ -31,21 +43,22 @@ export async function startBalancer(port: number, backends: string[]): Promise<B
   const origin = `http://127.0.0.1:${port}`;
   await waitFor(
     async () => {
-      if (child.exitCode !== null) throw new Error(`HAProxy exited: ${output}`);
+      if (child.exitCode !== null) throw new Error(`${name} exited: ${output}`);
       return fetch(`${origin}/healthz`).then(
         (r) => r.ok,
         () => false,
       );
     },
     30_000,
-    'HAProxy to answer',
+    `${name} to answer`,
   );
   return {
     origin,
     output: () => output,
     stop: async () => {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
       await exited;
+      cleanUp();
     },
   };
 }

@@ -3,7 +3,7 @@ import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { waitFor } from '../helpers/webhook-receiver.ts';
+import { runBalancer } from './balancer.ts';
 import type { Balancer } from './balancer.ts';
 
 const SNIPPET = fileURLToPath(new URL('../../deploy/nginx.conf', import.meta.url));
@@ -51,30 +51,6 @@ export async function startNginx(port: number, backends: string[]): Promise<Bala
   if (check.status !== 0) throw new Error(`deploy/nginx.conf does not load: ${check.stdout}${check.stderr}`);
 
   const child = spawn(NGINX, ['-p', dir, '-c', config, '-e', 'stderr', '-g', 'daemon off;'], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  child.stdout.on('data', (d: Buffer) => (output += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (output += d.toString()));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const origin = `http://127.0.0.1:${port}`;
-  await waitFor(
-    async () => {
-      if (child.exitCode !== null) throw new Error(`nginx exited: ${output}`);
-      return fetch(`${origin}/healthz`).then(
-        (r) => r.ok,
-        () => false,
-      );
-    },
-    30_000,
-    'nginx to answer',
-  );
-  return {
-    origin,
-    output: () => output,
-    stop: async () => {
-      // SIGQUIT: a graceful stop of the master and its workers.
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGQUIT');
-      await exited;
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
+  // SIGQUIT: a graceful stop of the master and its workers.
+  return runBalancer('nginx', port, child, 'SIGQUIT', () => rmSync(dir, { recursive: true, force: true }));
 }
