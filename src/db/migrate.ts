@@ -9,7 +9,8 @@ export interface MigrationOutcome {
 }
 
 /** pg_advisory_lock key for "migrating": any two processes migrating one database take turns. */
-const MIGRATION_LOCK = sql.lit(0x7e75_0001);
+export const MIGRATION_LOCK_KEY = 0x7e75_0001;
+const MIGRATION_LOCK = sql.lit(MIGRATION_LOCK_KEY);
 
 async function run(db: Kysely<Database>): Promise<MigrationOutcome> {
   const engine = engineOf(db);

@@ -18,12 +18,13 @@ export function lingerOnUnreadBody(request: FastifyRequest, reply: FastifyReply)
   reply.removeHeader('connection');
   reply.raw.once('finish', () => {
     if (incoming.complete) return;
-    const socket = incoming.socket;
+    // Destroying the request destroys its socket (and works on inject's socket-less requests too).
+    const close = () => incoming.destroy();
     let dropped = 0;
-    const timer = setTimeout(() => socket.destroy(), LINGER_MS);
+    const timer = setTimeout(close, LINGER_MS).unref();
     const onData = (chunk: Buffer) => {
       dropped += chunk.length;
-      if (dropped > LINGER_BYTES) socket.destroy();
+      if (dropped > LINGER_BYTES) close();
     };
     incoming.on('data', onData);
     incoming.once('close', () => {

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
+import { MIGRATION_LOCK_KEY } from '../../src/db/migrate.ts';
 import { withDefaultUser } from '../../src/db/postgres/open-postgres.ts';
 
 /**
@@ -34,7 +35,20 @@ export async function freshDatabase(dir: string): Promise<FreshDatabase> {
   await adminPool().query(`create schema ${schema}`);
   const url = new URL(TEST_DATABASE_URL);
   url.searchParams.set('options', `-c search_path=${schema}`);
-  return { url: url.toString(), drop: async () => void (await adminPool().query(`drop schema if exists ${schema} cascade`)) };
+  // Dropped under the migration lock: Kysely's migrator lists the tables of every schema, and a
+  // schema dropped while another app of a parallel file migrates fails that listing.
+  const drop = async () => {
+    const client = await adminPool().connect();
+    try {
+      await client.query(`begin; select pg_advisory_xact_lock(${MIGRATION_LOCK_KEY}); drop schema if exists ${schema} cascade; commit`);
+    } catch (error) {
+      await client.query('rollback').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
+  };
+  return { url: url.toString(), drop };
 }
 
 /** Runs `sql` on the database at `url` from outside the server, as another process would, and returns the rows. */
