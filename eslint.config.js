@@ -32,6 +32,21 @@ export default tseslint.config(
       'no-restricted-syntax': ['error', { selector: 'TSEnumDeclaration', message: 'Use a union type or an `as const` object, not enum.' }],
     },
   },
+  // The in-process tier shares each worker's modules between files (isolate: false in
+  // vitest.config.ts): a test may not replace a module, a global or the environment.
+  {
+    files: ['test/**/*.test.ts'],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        ...['mock', 'doMock', 'stubGlobal', 'stubEnv', 'useFakeTimers'].map((property) => ({
+          object: 'vi',
+          property,
+          message: 'Test files share modules (vitest.config.ts: isolate: false); test through the app instead.',
+        })),
+      ],
+    },
+  },
   // The example front end runs in a browser.
   {
     files: ['examples/web/src/**/*.ts'],
