@@ -13,11 +13,14 @@ import { orderColumns, toOrder } from './to-order.ts';
 import { toPet } from '../pets/to-pet.ts';
 import type { Pet } from '../pets/pet-schema.ts';
 
-export interface OrderPage extends Page<Order> {
+/** An order of a page, with its pet when the page was read `withPets` (joined, in the same query). */
+export interface OrderWithPet extends Order {
+  pet?: Pet;
+}
+
+export interface OrderPage extends Page<OrderWithPet> {
   accountId: number;
   status: OrderStatus | undefined;
-  /** The page's pets by id, when asked for with `withPets`: read in the same query, joined. */
-  pets?: ReadonlyMap<number, Pet>;
 }
 
 export interface ListOrdersOptions {
@@ -66,14 +69,13 @@ interface PetColumns {
   pet_status: Pet['status'] | null;
 }
 
-function petsOf(rows: readonly PetColumns[]): Map<number, Pet> {
-  const pets = new Map<number, Pet>();
-  for (const { pet_id: id, pet_name: name, pet_category_id: categoryId, pet_status: petStatus } of rows) {
-    // Never null while orders keep their pets (a foreign key); were one gone, Order.pet would say so as before.
-    if (name !== null && categoryId !== null && petStatus !== null)
-      pets.set(id, toPet({ id, name, category_id: categoryId, status: petStatus }));
-  }
-  return pets;
+function toOrderWithPet(row: Parameters<typeof toOrder>[0] & PetColumns): OrderWithPet {
+  const order: OrderWithPet = toOrder(row);
+  const { pet_id: id, pet_name: name, pet_category_id: categoryId, pet_status: petStatus } = row;
+  // Never null while orders keep their pets (a foreign key); were one gone, Order.pet would say so as before.
+  if (name !== null && categoryId !== null && petStatus !== null)
+    order.pet = toPet({ id, name, category_id: categoryId, status: petStatus });
+  return order;
 }
 
 /** The account's orders in ascending id order, keyset-paginated like pets, either way. */
@@ -88,11 +90,12 @@ export async function listOrders(
   const at = { accountId, status };
   const page = <Row extends Parameters<typeof toOrder>[0]>(rows: Row[]) =>
     keysetPage(rows, limit, toOrder, orderCursor, direction, cursorId);
+  const pageWithPets = (rows: (Parameters<typeof toOrder>[0] & PetColumns)[]) =>
+    keysetPage(rows, limit, toOrderWithPet, orderCursor, direction, cursorId);
   if (direction === 'backward') {
     const select = pageRead(db, accountId, direction, cursorId, status).limit(limit + 1);
     if (!withPets) return { ...page(await select.execute()), ...at };
-    const rows = await joinPets(select).execute();
-    return { ...page(rows), ...at, pets: petsOf(rows) };
+    return { ...pageWithPets(await joinPets(select).execute()), ...at };
   }
   const args = [db, accountId, cursorId ?? 0, limit + 1] as const;
   if (!withPets) {
@@ -100,7 +103,7 @@ export async function listOrders(
     return { ...page(rows), ...at };
   }
   const rows = status === undefined ? await read.withPets.all(...args) : await read.withPets.byStatus(...args, status);
-  return { ...page(rows), ...at, pets: petsOf(rows) };
+  return { ...pageWithPets(rows), ...at };
 }
 
 /** As anyPetsBehind, for the account's orders. */
