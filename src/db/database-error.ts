@@ -1,12 +1,13 @@
 import { AppError } from '../errors/index.ts';
 
 /**
- * - unique_violation, constraint_violation: the data refused a write (a 4xx where the service expects it);
+ * A constraint the data breaks is no kind of its own: the services check what a client can get
+ * wrong before writing (or write with `on conflict`), so one that still fails is a failure.
  * - busy: the database is there but could not serve in time (lock, deadlock, statement timeout, full pool);
  * - unavailable: the database cannot be reached or is shutting down;
  * - failure: anything else.
  */
-export type DatabaseErrorKind = 'unique_violation' | 'constraint_violation' | 'busy' | 'unavailable' | 'failure';
+export type DatabaseErrorKind = 'busy' | 'unavailable' | 'failure';
 
 const MESSAGES: Partial<Record<DatabaseErrorKind, string>> = {
   busy: 'The database is busy; retry shortly.',
@@ -15,7 +16,7 @@ const MESSAGES: Partial<Record<DatabaseErrorKind, string>> = {
 
 /**
  * What a failed query becomes before it leaves src/db: a dialect-neutral kind for
- * the services to branch on, and an AppError whose message is safe to show (the SQL,
+ * the caller to branch on, and an AppError whose message is safe to show (the SQL,
  * file paths, hosts and driver text stay in `cause`, for the log). Busy and unavailable
  * answer 503 with Retry-After; a client can try again.
  */
@@ -27,8 +28,4 @@ export class DatabaseError extends AppError {
     this.name = 'DatabaseError';
     this.kind = kind;
   }
-}
-
-export function isUniqueViolation(error: unknown): boolean {
-  return error instanceof DatabaseError && error.kind === 'unique_violation';
 }

@@ -1,5 +1,5 @@
 import { GraphQLError } from 'graphql';
-import { AppError } from '../errors/index.ts';
+import { AppError, errorCatalogue } from '../errors/index.ts';
 import type { ErrorCode } from '../errors/index.ts';
 import { codedError, fromAppError } from './coded-error.ts';
 
@@ -30,7 +30,7 @@ export function requestErrorWords(message: string, production: boolean): string 
  * coded where they were raised pass as they are: domain errors (AppError), the limits
  * (graphql-armor's onReject), syntax (useParseErrorCode), validation (useValidationErrorShape).
  * What is left from graphql-js is a request error (variables that do not coerce): 400.
- * Anything else is unexpected and becomes "Unexpected error.".
+ * Anything else is unexpected and becomes INTERNAL_ERROR, in the catalogue's words, as on REST.
  */
 export function createMaskError({ production = false }: { production?: boolean } = {}): (error: unknown) => Error {
   return function maskError(error) {
@@ -49,7 +49,7 @@ export function createMaskError({ production = false }: { production?: boolean }
         headers: http?.headers,
       });
     }
-    return new GraphQLError('Unexpected error.', {
+    return new GraphQLError(errorCatalogue.INTERNAL_ERROR.message, {
       nodes: error instanceof GraphQLError ? error.nodes : undefined,
       path: error instanceof GraphQLError ? error.path : undefined,
       extensions: { code: 'INTERNAL_ERROR', status: 500 },

@@ -6,7 +6,7 @@ import { expectErrorBody } from '../helpers/test-app.ts';
 const INTROSPECTION = '{ __schema { types { name } } }';
 
 describe('unexpected errors', () => {
-  it('are masked as "Unexpected error." and logged with the request id', async ({ makeApp }) => {
+  it('are masked as "An unexpected error occurred.", the words REST uses, and logged with the request id', async ({ makeApp }) => {
     const lines: string[] = [];
     const t = await makeApp(
       { LOG_LEVEL: 'info' },
@@ -20,7 +20,7 @@ describe('unexpected errors', () => {
     const { res, body } = await graphql(t, '{ pets { totalCount } }');
     expect(body.data).toBeNull();
     expect(body.errors).toEqual([
-      expect.objectContaining({ message: 'Unexpected error.', extensions: { code: 'INTERNAL_ERROR', status: 500 } }),
+      expect.objectContaining({ message: 'An unexpected error occurred.', extensions: { code: 'INTERNAL_ERROR', status: 500 } }),
     ]);
     expect(res.body).not.toMatch(/fire|secret|\/var/);
     const logged = lines.map((l) => JSON.parse(l) as { msg: string; requestId?: string; err?: { message: string } });

@@ -140,11 +140,20 @@ describe('bearer authentication (contract §5)', () => {
     expect(rows.filter((r) => !/^[0-9a-f]{64}$/.test(r.key_hash))).toEqual([]);
   });
 
-  it('does not write to the database per request: last_used_at lands in a batch', async ({ t }) => {
-    const { key, id } = await createApiKey(t.db, 'usage');
-    for (let i = 0; i < 5; i++) await t.app.inject({ url: '/v1/pets', headers: { authorization: `Bearer ${key}` } });
-    const lastUsed = () => t.db.selectFrom('api_keys').select('last_used_at').where('id', '=', id).executeTakeFirstOrThrow();
-    expect((await lastUsed()).last_used_at).toBeNull();
+  it('does not write to the database per request: last_used_at lands in a batch, at the latest on close', async ({ makeApp }) => {
+    const made = await makeApp();
+    const { key, id } = await createApiKey(made.db, 'usage');
+    const before = Date.now();
+    for (let i = 0; i < 5; i++) await made.app.inject({ url: '/v1/pets', headers: { authorization: `Bearer ${key}` } });
+    const lastUsed = async () =>
+      (await query<{ last_used_at: string | null }>(made.databaseUrl, `select last_used_at from api_keys where id = ${id}`))[0]?.last_used_at;
+    expect(await lastUsed()).toBeNull();
+    // Closing the app writes the pending batch: the time of the last use, read from outside.
+    await made.app.close();
+    const written = await lastUsed();
+    expect(written).not.toBeNull();
+    expect(new Date(String(written)).getTime()).toBeGreaterThanOrEqual(before - 1000);
+    expect(new Date(String(written)).getTime()).toBeLessThanOrEqual(Date.now());
   });
 });
 

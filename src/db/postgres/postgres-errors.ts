@@ -15,8 +15,6 @@ const NETWORK = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREAC
 export function postgresErrorKind(error: unknown): DatabaseErrorKind {
   const code = error instanceof Error && 'code' in error ? String(error.code) : '';
   const message = error instanceof Error ? error.message : '';
-  if (code === '23505') return 'unique_violation';
-  if (code.startsWith('23')) return 'constraint_violation';
   if (BUSY.has(code)) return 'busy';
   if (code.startsWith('08') || UNAVAILABLE.has(code) || NETWORK.has(code)) return 'unavailable';
   // pg's own errors carry no code: a pool with no free connection in time, a connection that died.

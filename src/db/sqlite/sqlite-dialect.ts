@@ -7,8 +7,6 @@ import { ConnectionLock } from './connection-lock.ts';
 
 function kindOf(error: unknown): DatabaseErrorKind {
   if (!(error instanceof SQLite.SqliteError)) return 'failure';
-  if (error.code === 'SQLITE_CONSTRAINT_UNIQUE' || error.code === 'SQLITE_CONSTRAINT_PRIMARYKEY') return 'unique_violation';
-  if (error.code.startsWith('SQLITE_CONSTRAINT')) return 'constraint_violation';
   if (error.code.startsWith('SQLITE_BUSY') || error.code.startsWith('SQLITE_LOCKED')) return 'busy';
   return 'failure';
 }

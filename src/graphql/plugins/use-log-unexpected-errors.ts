@@ -3,7 +3,7 @@ import type { Plugin } from 'graphql-yoga';
 import { AppError } from '../../errors/index.ts';
 import type { GraphQLContext } from '../context.ts';
 
-/** Clients see "Unexpected error."; the log keeps the real error with the request id to find it by. */
+/** Clients see "An unexpected error occurred." (INTERNAL_ERROR); the log keeps the real error with the request id to find it by. */
 export function useLogUnexpectedErrors<Context extends GraphQLContext>(): Plugin<Context> {
   return {
     onExecute({ args }) {
