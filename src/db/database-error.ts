@@ -1,5 +1,3 @@
-import { AppError } from '../errors/index.ts';
-
 /**
  * A constraint the data breaks is no kind of its own: the services check what a client can get
  * wrong before writing (or write with `on conflict`), so one that still fails is a failure.
@@ -9,22 +7,23 @@ import { AppError } from '../errors/index.ts';
  */
 export type DatabaseErrorKind = 'busy' | 'unavailable' | 'failure';
 
-const MESSAGES: Partial<Record<DatabaseErrorKind, string>> = {
+const MESSAGES: Record<DatabaseErrorKind, string> = {
   busy: 'The database is busy; retry shortly.',
   unavailable: 'The database is unavailable; retry shortly.',
+  failure: 'A database statement failed.',
 };
 
 /**
- * What a failed query becomes before it leaves src/db: a dialect-neutral kind for
- * the caller to branch on, and an AppError whose message is safe to show (the SQL,
- * file paths, hosts and driver text stay in `cause`, for the log). Busy and unavailable
- * answer 503 with Retry-After; a client can try again.
+ * What a failed query becomes before it leaves src/db: a dialect-neutral kind for the caller to
+ * branch on, and a message safe to show (the SQL, file paths, hosts and driver text stay in
+ * `cause`, for the log). It names no HTTP status: src/services/app-error-of.ts maps it to the
+ * error catalogue, once, for both faces (busy and unavailable answer 503 with Retry-After).
  */
-export class DatabaseError extends AppError {
+export class DatabaseError extends Error {
   readonly kind: DatabaseErrorKind;
 
   constructor(kind: DatabaseErrorKind, cause: unknown) {
-    super(kind === 'busy' || kind === 'unavailable' ? 'SERVICE_UNAVAILABLE' : 'INTERNAL_ERROR', MESSAGES[kind], { cause });
+    super(MESSAGES[kind], { cause });
     this.name = 'DatabaseError';
     this.kind = kind;
   }

@@ -1,11 +1,13 @@
 import { GraphQLError } from 'graphql';
-import { AppError, errorCatalogue } from '../errors/index.ts';
-import type { ErrorCode } from '../errors/index.ts';
+import { errorCatalogue } from '../errors/index.ts';
+import type { AppError, ErrorCode } from '../errors/index.ts';
+import { appErrorOf } from '../services/app-error-of.ts';
 import { codedError, fromAppError } from './coded-error.ts';
 
 function appErrorIn(error: unknown): AppError | null {
   for (let current = error; current instanceof Error; current = current instanceof GraphQLError ? current.originalError : undefined) {
-    if (current instanceof AppError) return current;
+    const known = appErrorOf(current);
+    if (known) return known;
   }
   return null;
 }

@@ -1,6 +1,7 @@
 import type { FastifyError } from 'fastify';
 import { AppError } from '../errors/index.ts';
 import type { ErrorCode } from '../errors/index.ts';
+import { appErrorOf } from '../services/app-error-of.ts';
 import { describeIssue } from '../services/validation/describe-issue.ts';
 import { requestNaming } from './field-naming.ts';
 import type { RequestPart } from './field-naming.ts';
@@ -22,7 +23,8 @@ function isFastifyError(error: unknown): error is FastifyError {
 
 /** Turns anything thrown while serving a request into an error from the catalogue. Unknown errors become INTERNAL_ERROR. */
 export function toAppError(error: unknown): AppError {
-  if (error instanceof AppError) return error;
+  const ours = appErrorOf(error);
+  if (ours) return ours;
   if (!isFastifyError(error)) return new AppError('INTERNAL_ERROR', undefined, { cause: error });
 
   if (error.validation && error.validation.length > 0) {

@@ -75,6 +75,14 @@ describe('a database locked by another writer', () => {
       expectErrorBody(res, 'SERVICE_UNAVAILABLE');
       expect(res.headers['retry-after']).toBe('1');
       expect(res.body).not.toMatch(/SQLITE|insert|lock|pets/i);
+      // The same database error on GraphQL: the same code, status and words.
+      const viaGraphQL = await t.call({
+        method: 'POST',
+        url: '/graphql',
+        payload: { query: 'mutation { createPet(input: { name: "Blocked", categoryId: 1 }) { id } }' },
+      });
+      const error = (viaGraphQL.json() as { errors: { message: string; extensions: unknown }[] }).errors[0];
+      expect(error).toMatchObject({ message: res.json().message, extensions: { code: 'SERVICE_UNAVAILABLE', status: 503 } });
     } finally {
       await other.release();
     }
