@@ -30,12 +30,16 @@ describe('kill -9 under concurrent writes', () => {
           }
         }
       });
-      await new Promise((r) => setTimeout(r, 150 + Math.random() * 450));
+      // Killed mid-write however fast the machine is: once this round has 10 acknowledged writes,
+      // at a random moment within the next 300 ms.
+      const before = acknowledged.size;
+      await expect.poll(() => acknowledged.size - before, { timeout: 60_000, interval: 10 }).toBeGreaterThanOrEqual(10);
+      await new Promise((r) => setTimeout(r, Math.random() * 300));
       dead = true;
       await server.stop('SIGKILL');
       await Promise.all(writers);
     }
-    expect(acknowledged.size).toBeGreaterThan(100);
+    expect(acknowledged.size).toBeGreaterThanOrEqual(100);
 
     if (ENGINE === 'sqlite') expect(await query(env.DATABASE_URL, 'pragma integrity_check')).toEqual([{ integrity_check: 'ok' }]);
     {
@@ -69,6 +73,7 @@ describe.each(['SIGTERM', 'SIGINT'] as const)('%s under load', (signal) => {
     const origin = server.origin;
     const outcomes: string[] = [];
     const created: string[] = [];
+    const connected = new Set<number>();
     let stopping = false;
     // Keep-alive clients, as real clients and load balancers are: each told `Connection: close` once draining starts.
     const clients = Array.from({ length: 16 }, async (_, c) => {
@@ -85,6 +90,7 @@ describe.each(['SIGTERM', 'SIGINT'] as const)('%s under load', (signal) => {
             agent,
           );
           outcomes.push(String(res.status));
+          connected.add(c);
           if (res.status === 201) created.push(name);
         } catch (error) {
           const code = (error as NodeJS.ErrnoException).code ?? 'unknown';
@@ -93,7 +99,10 @@ describe.each(['SIGTERM', 'SIGINT'] as const)('%s under load', (signal) => {
         }
       }
     });
-    await new Promise((r) => setTimeout(r, 500));
+    // Under load however fast the machine is: the signal comes once every client holds an open
+    // connection (one answered) and 10 writes were acknowledged. A connection still being opened
+    // when the listener closes is reset by the kernel, which no server can prevent (operations.md).
+    await expect.poll(() => connected.size === 16 && created.length >= 10, { timeout: 60_000, interval: 10 }).toBe(true);
     stopping = true;
     const exitCode = await server.stop(signal);
     await Promise.all(clients);
@@ -104,7 +113,6 @@ describe.each(['SIGTERM', 'SIGINT'] as const)('%s under load', (signal) => {
     const failures = outcomes.filter((o) => !/^\d+$/.test(o));
     expect(failures.filter((f) => f !== 'ECONNREFUSED')).toEqual([]);
     expect(outcomes.filter((o) => /^\d+$/.test(o) && !['200', '201', '503'].includes(o))).toEqual([]);
-    expect(created.length).toBeGreaterThan(10);
     if (ENGINE === 'sqlite') {
       // SQLite only: closed cleanly, the WAL was checkpointed into the database and removed.
       const wal = `${env.DATABASE_URL}-wal`;
