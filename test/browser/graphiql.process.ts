@@ -7,7 +7,7 @@ it.override('appEnv', { PRODUCTION_BASE_URL: PRODUCTION, STAGING_BASE_URL: STAGI
 
 let origin: string;
 it.beforeAll(async ({ t }) => {
-  origin = await t.app.listen({ port: 0, host: '127.0.0.1' });
+  origin = await t.listen();
   await t.call({ method: 'POST', url: '/v1/pets', payload: { name: 'Browser Rex', categoryId: 5 } });
 });
 

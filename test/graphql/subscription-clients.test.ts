@@ -10,12 +10,6 @@ import type { TestApp } from '../helpers/test-app.ts';
 // (docs/graphql.md shows the same set-ups).
 const PET_CREATED = 'subscription { petCreated { id name } }';
 
-const listening = new WeakMap<TestApp, Promise<string>>();
-const listen = (t: TestApp): Promise<string> => {
-  const origin = listening.get(t) ?? t.app.listen({ port: 0, host: '127.0.0.1' });
-  listening.set(t, origin);
-  return origin;
-};
 const createPet = (t: TestApp, name: string) => t.call({ method: 'POST', url: '/v1/pets', payload: { name, categoryId: 1 } });
 
 /** What a client's callbacks saw: results, the error it ended with, whether it completed. */
@@ -58,7 +52,7 @@ const wsClient = (origin: string, key: string | null): WsClient =>
 describe('Apollo Client: subscriptions over multipart HTTP (its default)', () => {
   it('receives each new pet, and a refusal comes with its own status', async ({ makeApp }) => {
     const t = await makeApp({ SUBSCRIPTION_POLL_MS: '20', SUBSCRIPTIONS_PER_KEY: '1' });
-    const origin = await listen(t);
+    const origin = await t.listen();
     const client = new ApolloClient({ link: new HttpLink({ uri: `${origin}/graphql`, headers: t.auth }), cache: new InMemoryCache() });
     const first = observer();
     const subscription = client.subscribe({ query: gql(PET_CREATED) }).subscribe(first.sink);
@@ -95,7 +89,7 @@ describe('Apollo Client: subscriptions over multipart HTTP (its default)', () =>
 describe('graphql-sse: GraphQL over SSE, distinct connections', () => {
   it('receives each new pet, and reads a refusal with its status', async ({ makeApp }) => {
     const t = await makeApp({ SUBSCRIPTION_POLL_MS: '20' });
-    const origin = await listen(t);
+    const origin = await t.listen();
     const client = createSseClient({ url: `${origin}/graphql`, headers: t.auth, retryAttempts: 0 });
     const events = observer();
     const dispose = client.subscribe({ query: PET_CREATED }, events.sink);
@@ -112,7 +106,7 @@ describe('graphql-sse: GraphQL over SSE, distinct connections', () => {
 describe('graphql-ws: subscriptions over WebSocket', () => {
   it('receives each new pet with the key in connectionParams', async ({ makeApp }) => {
     const t = await makeApp({ SUBSCRIPTION_POLL_MS: '20' });
-    const origin = await listen(t);
+    const origin = await t.listen();
     const client = wsClient(origin, t.key);
     const events = observer();
     const dispose = client.subscribe({ query: PET_CREATED }, events.sink);
@@ -123,7 +117,7 @@ describe('graphql-ws: subscriptions over WebSocket', () => {
 
   it('closes a connection without a valid key (4403, saying why), and refuses queries and mutations', async ({ makeApp }) => {
     const t = await makeApp();
-    const origin = await listen(t);
+    const origin = await t.listen();
     for (const [key, reason] of [
       [null, /Missing API key/],
       [`psk_${'x'.repeat(40)}`, /invalid or has been revoked/],
@@ -151,7 +145,7 @@ describe('graphql-ws: subscriptions over WebSocket', () => {
 
   it('ends the streams of a key revoked meanwhile with a last error, and closes the socket at the next subscribe', async ({ makeApp }) => {
     const t = await makeApp({ SUBSCRIPTION_POLL_MS: '20' });
-    const origin = await listen(t);
+    const origin = await t.listen();
     const made = (await t.call({ method: 'POST', url: '/v1/keys', payload: {} })).json() as { id: number; key: string };
     let closed: { code: number; reason: string } | undefined;
     const client = createWsClient({
@@ -177,7 +171,7 @@ describe('graphql-ws: subscriptions over WebSocket', () => {
 
   it('closes sockets with 1001 when the server drains, so clients reconnect elsewhere', async ({ makeApp }) => {
     const t = await makeApp();
-    const origin = await listen(t);
+    const origin = await t.listen();
     let connected: () => void = () => undefined;
     const up = new Promise<void>((resolve) => (connected = resolve));
     const closed = new Promise<number>((resolve) => {

@@ -10,13 +10,6 @@ import { waitFor } from '../helpers/webhook-receiver.ts';
 const PET_CREATED = 'subscription($s: PetStatus) { petCreated(status: $s) { id name status } }';
 const MESSAGE_UPDATED = 'subscription($id: ID!) { messageUpdated(id: $id) { id status attempts failureReason } }';
 
-const listening = new WeakMap<TestApp, Promise<string>>();
-/** The app's origin on a real socket (SSE needs one), listening once per app. */
-const listen = (t: TestApp): Promise<string> => {
-  const origin = listening.get(t) ?? t.app.listen({ port: 0, host: '127.0.0.1' });
-  listening.set(t, origin);
-  return origin;
-};
 const createPet = (t: TestApp, name: string, status = 'available') =>
   t.call({ method: 'POST', url: '/v1/pets', payload: { name, categoryId: 1, status } });
 const payload = async (sub: Subscription, field: string) => {
@@ -27,7 +20,7 @@ const payload = async (sub: Subscription, field: string) => {
 
 describe('petCreated over SSE', () => {
   it('pushes each new pet from either face, in order, filtered by status, with heartbeats between', async ({ t }) => {
-    const origin = await listen(t);
+    const origin = await t.listen();
     await createPet(t, 'before-subscribing');
     const all = await subscribe(origin, PET_CREATED, {}, t.auth);
     const pending = await subscribe(origin, PET_CREATED, { s: 'pending' }, t.auth);
@@ -50,7 +43,7 @@ describe('petCreated over SSE', () => {
   });
 
   it('needs a key: 401 and UNAUTHORIZED, as every operation', async ({ t }) => {
-    const origin = await listen(t);
+    const origin = await t.listen();
     const sub = await subscribe(origin, PET_CREATED);
     expect(sub.status).toBe(401);
     const event = await sub.next();
@@ -71,7 +64,7 @@ describe('messageUpdated over SSE', () => {
       MESSAGE_RETRY_BASE_MS: '300',
       SUBSCRIPTION_POLL_MS: '20',
     });
-    const origin = await listen(t);
+    const origin = await t.listen();
     const sent = (await t.call({ method: 'POST', url: '/messages', payload: { message: 'watch me' } })).json() as { id: string };
     const sub = await subscribe(origin, MESSAGE_UPDATED, { id: sent.id }, t.auth);
     const first = (await payload(sub, 'messageUpdated')) as { status: string };
@@ -92,7 +85,7 @@ describe('messageUpdated over SSE', () => {
   it('ends at once, after one event, for a message already final', async ({ makeApp, webhook }) => {
     const receiver = await webhook(() => 'ok');
     const t = await makeApp({ MESSAGE_DELIVERY: 'true', MESSAGE_WEBHOOK_URL: receiver.url, MESSAGE_POLL_MS: '20' });
-    const origin = await listen(t);
+    const origin = await t.listen();
     const sent = (await t.call({ method: 'POST', url: '/messages', payload: { message: 'done' } })).json() as { id: string };
     await waitFor(async () => (await t.call({ url: `/messages/${sent.id}` })).json().status === 'sent', 30_000, 'delivery');
     const sub = await subscribe(origin, MESSAGE_UPDATED, { id: sent.id }, t.auth);
@@ -101,7 +94,7 @@ describe('messageUpdated over SSE', () => {
   });
 
   it("is MESSAGE_NOT_FOUND for another account's message, and a malformed id is VALIDATION_FAILED", async ({ t }) => {
-    const origin = await listen(t);
+    const origin = await t.listen();
     const sent = (await t.call({ method: 'POST', url: '/messages', payload: { message: 'mine' } })).json() as { id: string };
     const other = { authorization: `Bearer ${(await createApiKey(t.db, 'sse-other')).key}` };
     const theirs = await subscribe(origin, MESSAGE_UPDATED, { id: sent.id }, other);
@@ -119,7 +112,7 @@ describe('messageUpdated over SSE', () => {
 describe('limits and shutdown', () => {
   it('caps open subscriptions per key (TOO_MANY_SUBSCRIPTIONS) and frees a slot when one closes', async ({ makeApp }) => {
     const t = await makeApp({ SUBSCRIPTIONS_PER_KEY: '2' });
-    const origin = await listen(t);
+    const origin = await t.listen();
     const first = await subscribe(origin, PET_CREATED, {}, t.auth);
     const second = await subscribe(origin, PET_CREATED, {}, t.auth);
     const third = await subscribe(origin, PET_CREATED, {}, t.auth);
@@ -151,7 +144,7 @@ describe('limits and shutdown', () => {
 
   it('holds no slot for a subscription refused with 406, whatever the client asked for instead of a stream', async ({ makeApp }) => {
     const t = await makeApp({ SUBSCRIPTIONS_PER_KEY: '2' });
-    const origin = await listen(t);
+    const origin = await t.listen();
     const body = JSON.stringify({ query: PET_CREATED });
     const refusals = [
       ...['text/html', 'application/json', 'application/graphql-response+json', 'image/png'].map(
@@ -178,7 +171,7 @@ describe('limits and shutdown', () => {
 
   it('ends open streams cleanly when the server drains, so shutdown does not wait for them', async ({ makeApp }) => {
     const t = await makeApp();
-    const origin = await listen(t);
+    const origin = await t.listen();
     const sub = await subscribe(origin, PET_CREATED, {}, t.auth);
     await t.app.drainAndClose();
     expect((await sub.next()).event).toBe('complete');
@@ -205,7 +198,7 @@ describe('a key that stops being valid ends its streams', () => {
   it('revoked over the API: every open stream of that key gets a last error event saying so, then ends; other keys go on', async ({
     t,
   }) => {
-    const origin = await listen(t);
+    const origin = await t.listen();
     const doomed = await keyOf(t, 'doomed');
     const pets = await subscribe(origin, PET_CREATED, {}, doomed.auth);
     const sent = (await t.call({ method: 'POST', url: '/messages', payload: { message: 'watched' } })).json() as { id: string };
@@ -226,7 +219,7 @@ describe('a key that stops being valid ends its streams', () => {
   });
 
   it("disabled with the CLI: the account's streams end saying the account is disabled", async ({ t }) => {
-    const origin = await listen(t);
+    const origin = await t.listen();
     const made = await petstoreAsync(['keys', 'create', '--account', 'soon-disabled'], { DATABASE_URL: t.databaseUrl });
     const key = made.stdout.trim().split('\n').at(-1) ?? '';
     const sub = await subscribe(origin, PET_CREATED, {}, { authorization: `Bearer ${key}` });

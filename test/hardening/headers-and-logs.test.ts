@@ -94,7 +94,7 @@ describe('CORS', () => {
 describe('oversized headers', () => {
   it('answer 431 HEADERS_TOO_LARGE with the Error body, over a real socket', async ({ makeApp }) => {
     const t = await makeApp();
-    const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const address = await t.listen();
     const { port } = new URL(address);
     const raw = await new Promise<string>((resolve, reject) => {
       const socket = connect(Number(port), '127.0.0.1', () => {

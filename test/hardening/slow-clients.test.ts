@@ -14,7 +14,7 @@ afterEach(() => {
 
 async function listening(makeApp: (env: AppEnv) => Promise<TestApp>, env: AppEnv): Promise<{ t: TestApp; origin: string; port: number }> {
   const t = await makeApp(env);
-  const origin = await t.app.listen({ port: 0, host: '127.0.0.1' });
+  const origin = await t.listen();
   return { t, origin, port: Number(new URL(origin).port) };
 }
 

@@ -21,6 +21,8 @@ export interface TestApp {
   auth: { authorization: string };
   /** A request with the test key. */
   call(options: InjectOptions): Promise<LightMyRequestResponse>;
+  /** The app on a real socket (loopback, a free port), listening once: its origin. */
+  listen(): Promise<string>;
   /** How many rows a table holds now: what a request stored, or did not. */
   count(table: keyof Database): Promise<number>;
   close(): Promise<void>;
@@ -51,6 +53,7 @@ export async function startTestApp(
   const app = await createApp({ config, database: { ...database, db: wrapDb(db) }, logStream });
   const auth = { authorization: `Bearer ${key}` };
   let closing: Promise<void> | undefined;
+  let listening: Promise<string> | undefined;
   return {
     app,
     db,
@@ -58,6 +61,7 @@ export async function startTestApp(
     key,
     auth,
     call: (options) => app.inject({ ...options, headers: { ...auth, ...options.headers } }),
+    listen: () => (listening ??= app.listen({ port: 0, host: '127.0.0.1' })),
     count: async (table) =>
       Number(
         (

@@ -1,4 +1,3 @@
-import type { AddressInfo } from 'node:net';
 import { request } from 'node:http';
 import { describe, expect, it } from '../helpers/fixtures.ts';
 import { keepAliveAgent } from '../helpers/raw-http.ts';
@@ -19,8 +18,7 @@ function get(origin: string, path: string, headers: Record<string, string>, agen
 describe('draining with SHUTDOWN_DELAY_MS', () => {
   it('turns /readyz to 503 at once, still serves (telling clients to reconnect elsewhere), then stops listening', async ({ makeApp }) => {
     const t = await makeApp({ SHUTDOWN_DELAY_MS: '5000' });
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    const origin = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+    const origin = await t.listen();
     const agent = keepAliveAgent();
     expect(await get(origin, '/v1/pets', t.auth, agent)).toEqual({ status: 200, connection: 'keep-alive' });
     expect((await t.app.inject({ url: '/readyz' })).statusCode).toBe(200);

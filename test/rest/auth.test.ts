@@ -146,7 +146,8 @@ describe('bearer authentication (contract §5)', () => {
     const before = Date.now();
     for (let i = 0; i < 5; i++) await made.app.inject({ url: '/v1/pets', headers: { authorization: `Bearer ${key}` } });
     const lastUsed = async () =>
-      (await query<{ last_used_at: string | null }>(made.databaseUrl, `select last_used_at from api_keys where id = ${id}`))[0]?.last_used_at;
+      (await query<{ last_used_at: string | null }>(made.databaseUrl, `select last_used_at from api_keys where id = ${id}`))[0]
+        ?.last_used_at;
     expect(await lastUsed()).toBeNull();
     // Closing the app writes the pending batch: the time of the last use, read from outside.
     await made.app.close();

@@ -4,7 +4,7 @@ import { expectErrorBody } from '../helpers/test-app.ts';
 
 let origin: string;
 it.beforeAll(async ({ t }) => {
-  origin = await t.app.listen({ port: 0, host: '127.0.0.1' });
+  origin = await t.listen();
 });
 
 /** Status, headers and body of a raw HTTP/1.1 answer. */

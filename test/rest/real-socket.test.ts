@@ -4,7 +4,7 @@ import { keepAliveAgent, rawRequest } from '../helpers/raw-http.ts';
 
 let origin: string;
 it.beforeAll(async ({ t }) => {
-  origin = await t.app.listen({ port: 0, host: '127.0.0.1' });
+  origin = await t.listen();
 });
 
 describe('over a real socket', () => {
