@@ -17,6 +17,8 @@ export default defineConfig({
     // 45 s → 7 s on two cores). Safe because every file builds its own apps and databases, and no
     // test replaces a module, a global or the environment (eslint refuses vi.mock and the like).
     isolate: false,
+    // …and each file starts from the default app environment (reset-file-fixtures.ts says why).
+    setupFiles: ['test/helpers/reset-file-fixtures.ts'],
     globalSetup: ['test/global-setup.ts'],
     // Sized for a loaded two-core machine (CI runs beside other jobs), never for a fast one:
     // a timeout only catches a hang. Tests that start processes set their own, longer ones.
