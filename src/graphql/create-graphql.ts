@@ -24,6 +24,7 @@ import { useTrustedDocuments } from './plugins/use-trusted-documents.ts';
 import { useValidationErrorShape } from './plugins/use-validation-error-shape.ts';
 import { resolvers } from './resolvers/index.ts';
 import { loadTypeDefs } from './type-defs.ts';
+import type { MaybePromise } from '../services/maybe-promise.ts';
 
 type RenderGraphiQL = typeof renderGraphiQL;
 
@@ -47,7 +48,7 @@ export interface GraphQLOptions {
   live: LiveFeed;
   log: FastifyBaseLogger;
   /** Charges `count` messages to the caller's quota; throws RATE_LIMITED when fewer are left. */
-  messageQuota?: (context: ServerContext, count: number) => void | Promise<void>;
+  messageQuota?: (context: ServerContext, count: number) => MaybePromise<void>;
   graphiql?: boolean;
   introspection?: boolean;
   /** Production hides "Did you mean …?" hints, which leak the schema when introspection is off. */

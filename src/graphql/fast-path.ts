@@ -5,6 +5,7 @@ import type { GraphQLParams, YogaServerInstance } from 'graphql-yoga';
 import type { GraphQLContext } from './context.ts';
 import type { ServerContext } from './create-graphql.ts';
 import { yogaWholePath } from './yoga-whole-path.ts';
+import type { MaybePromise } from '../services/maybe-promise.ts';
 
 type Yoga = YogaServerInstance<ServerContext, GraphQLContext>;
 
@@ -80,7 +81,7 @@ export async function fastPathResponse(
     const { stringify = JSON.stringify } = result as { stringify?: (value: unknown) => string };
     return new PlainAnswer(`${mediaType}; charset=utf-8`, stringify(result));
   }
-  return processRegularResult(result, fetchAPI, mediaType) as Response | Promise<Response>;
+  return processRegularResult(result, fetchAPI, mediaType) as MaybePromise<Response>;
 }
 
 /**

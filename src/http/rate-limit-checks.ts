@@ -3,6 +3,8 @@ import { AppError } from '../errors/index.ts';
 import type { RateLimitConfig } from '../config/load-config.ts';
 import { createRateLimiter, RATE_WINDOW_MS } from './rate-limiter.ts';
 import type { RateLimitDecision, RateLimiter } from './rate-limiter.ts';
+import { whenReady } from '../services/maybe-promise.ts';
+import type { MaybePromise } from '../services/maybe-promise.ts';
 
 function announce(reply: FastifyReply, decision: RateLimitDecision): void {
   if (decision.uncounted) return;
@@ -13,22 +15,14 @@ function announce(reply: FastifyReply, decision: RateLimitDecision): void {
 
 export interface RateLimitChecks {
   /** Every keyed request, after the caller is identified: per key, or per address when the key is not valid. */
-  request(request: FastifyRequest, reply: FastifyReply): void | Promise<void>;
+  request(request: FastifyRequest, reply: FastifyReply): MaybePromise<void>;
   /** Sending `count` messages: the tighter per-key quota, all or none. */
-  message(request: FastifyRequest, reply: FastifyReply, count?: number): void | Promise<void>;
+  message(request: FastifyRequest, reply: FastifyReply, count?: number): MaybePromise<void>;
   /**
    * One sign-up from the caller's address: a budget of its own, always counted. It is a
    * security limit, so it never fails open: when the shared store cannot count, this process does.
    */
-  signup(request: FastifyRequest, reply: FastifyReply): void | Promise<void>;
-}
-
-/** Applies the decision now, or when it arrives: the in-memory limiter answers at once, Redis later. */
-function then(
-  decision: RateLimitDecision | Promise<RateLimitDecision>,
-  apply: (decision: RateLimitDecision) => void,
-): void | Promise<void> {
-  return decision instanceof Promise ? decision.then(apply) : apply(decision);
+  signup(request: FastifyRequest, reply: FastifyReply): MaybePromise<void>;
 }
 
 /** The checks, each throwing RATE_LIMITED (429) when a quota is spent. */
@@ -50,17 +44,18 @@ export function rateLimitChecks(limiter: RateLimiter, limits: RateLimitConfig): 
       const decision = request.principal
         ? limiter.take(`key:${request.principal.keyId}`, 'per-key', limits.perKey)
         : limiter.take(`addr:${request.ip}`, 'per-address-without-key', limits.perAddressWithoutKey);
-      return then(decision, (d) => enforce(reply, d));
+      // The in-memory limiter answers at once, Redis later.
+      return whenReady(decision, (d) => enforce(reply, d));
     },
     message(request, reply, count = 1) {
       if (limits.perKey === 0 || !request.principal) return;
-      return then(limiter.take(`messages:${request.principal.keyId}`, 'messages-per-key', limits.messagesPerKey, count), (d) =>
+      return whenReady(limiter.take(`messages:${request.principal.keyId}`, 'messages-per-key', limits.messagesPerKey, count), (d) =>
         enforce(reply, d),
       );
     },
     signup(request, reply) {
       const bucket = `signup:${request.ip}`;
-      return then(limiter.take(bucket, 'signups-per-address', limits.signupsPerAddress), (shared) =>
+      return whenReady(limiter.take(bucket, 'signups-per-address', limits.signupsPerAddress), (shared) =>
         enforce(reply, shared.uncounted ? local.take(bucket, shared.policy, shared.limit) : shared),
       );
     },

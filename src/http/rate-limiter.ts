@@ -1,3 +1,5 @@
+import type { MaybePromise } from '../services/maybe-promise.ts';
+
 /** What a caller sees of its quota: the IETF draft's RateLimit-Policy / RateLimit fields and, when refused, Retry-After. */
 export interface RateLimitDecision {
   allowed: boolean;
@@ -15,7 +17,7 @@ export const RATE_WINDOW_MS = 60_000;
 
 export interface RateLimiter {
   /** Takes `cost` units at once, or none when fewer than `cost` are left. A promise where the count lives elsewhere. */
-  take(bucket: string, policy: string, limit: number, cost?: number, now?: number): RateLimitDecision | Promise<RateLimitDecision>;
+  take(bucket: string, policy: string, limit: number, cost?: number, now?: number): MaybePromise<RateLimitDecision>;
   close(): Promise<void>;
 }
 

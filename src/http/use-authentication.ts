@@ -1,6 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { bearerToken, unauthorized } from './bearer-token.ts';
 import type { KeyVerdict, KeyVerifier, Principal } from '../services/api-keys/index.ts';
+import { whenReady } from '../services/maybe-promise.ts';
+import type { MaybePromise } from '../services/maybe-promise.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -18,11 +20,9 @@ declare module 'fastify' {
  * Who is calling, from `Authorization: Bearer <key>`: null for no key or one that is not valid.
  * A promise only when the key had to be looked up.
  */
-function identify(verifier: KeyVerifier, request: FastifyRequest): void | Promise<void> {
+function identify(verifier: KeyVerifier, request: FastifyRequest): MaybePromise<void> {
   const token = bearerToken(request.headers.authorization);
-  const found = token === null ? null : verifier.verify(token);
-  if (found instanceof Promise) return found.then((verdict) => apply(request, verdict));
-  apply(request, found);
+  return whenReady(token === null ? null : verifier.verify(token), (verdict) => apply(request, verdict));
 }
 
 function apply(request: FastifyRequest, verdict: KeyVerdict): void {
@@ -33,7 +33,7 @@ function apply(request: FastifyRequest, verdict: KeyVerdict): void {
 export interface IdentifyOptions {
   verifier: KeyVerifier;
   /** Counts the request once the caller is known. */
-  rateLimit: (request: FastifyRequest, reply: FastifyReply) => void | Promise<void>;
+  rateLimit: (request: FastifyRequest, reply: FastifyReply) => MaybePromise<void>;
 }
 
 /**

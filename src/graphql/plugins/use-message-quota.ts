@@ -1,6 +1,7 @@
 import type { Plugin } from 'graphql-yoga';
 import type { ServerContext } from '../create-graphql.ts';
 import { rootFields, writtenRootFields } from '../root-fields.ts';
+import type { MaybePromise } from '../../services/maybe-promise.ts';
 
 /**
  * sendMessage counts against the same per-key message quota as POST /messages: every
@@ -8,7 +9,7 @@ import { rootFields, writtenRootFields } from '../root-fields.ts';
  * none, so an operation over the quota sends nothing.
  */
 export function useMessageQuota<Context extends ServerContext>(
-  charge: (context: ServerContext, count: number) => void | Promise<void>,
+  charge: (context: ServerContext, count: number) => MaybePromise<void>,
 ): Plugin<Context> {
   return {
     onExecute({ args }) {

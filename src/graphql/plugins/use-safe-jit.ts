@@ -5,13 +5,13 @@ import { compileQuery, isCompiledQuery } from 'graphql-jit';
 import type { CompiledQuery } from 'graphql-jit';
 import type { Plugin } from 'graphql-yoga';
 import { asGraphQLJsErrors } from './jit-errors.ts';
+import { whenReady } from '../../services/maybe-promise.ts';
+import type { MaybePromise } from '../../services/maybe-promise.ts';
 
 interface Compiled {
   operation: OperationDefinitionNode;
   query: CompiledQuery['query'];
 }
-
-type MaybePromise<T> = T | Promise<T>;
 
 /**
  * Queries and mutations run as graphql-jit compiled functions, answering what graphql-js
@@ -49,9 +49,7 @@ export function useSafeJit<Context extends object>(): Plugin<Context> {
         const coerced = getVariableValues(args.schema, compiled.operation.variableDefinitions ?? [], variables, { maxErrors: 50 });
         if ('errors' in coerced && coerced.errors) return stock(args);
         const result = compiled.query(args.rootValue, args.contextValue, variables);
-        return result instanceof Promise
-          ? result.then((done) => inGraphQLJsShape(args.document, done))
-          : inGraphQLJsShape(args.document, result);
+        return whenReady(result, (done) => inGraphQLJsShape(args.document, done));
       }) as typeof executeFn);
     },
   };

@@ -4,13 +4,14 @@ import { AppError } from '../../errors/index.ts';
 import type { Direction, Page } from '../../services/pagination/keyset-page.ts';
 import { argumentNaming, LIST_ARGUMENTS } from '../argument-naming.ts';
 import type { FieldNaming } from '../../services/validation/describe-issue.ts';
+import type { MaybePromise } from '../../services/maybe-promise.ts';
 
 /** What PageInfo's fields are read from: the two flags may need a query, run only when selected. */
 export interface PageInfo {
   startCursor: string | null;
   endCursor: string | null;
-  hasNextPage: () => boolean | Promise<boolean>;
-  hasPreviousPage: () => boolean | Promise<boolean>;
+  hasNextPage: () => MaybePromise<boolean>;
+  hasPreviousPage: () => MaybePromise<boolean>;
 }
 
 export interface PagingArguments {

@@ -4,6 +4,7 @@ import { preparedQuery } from '../../db/prepared-query.ts';
 import type { Database } from '../../db/types.ts';
 import { API_KEY_PATTERN, hashApiKey } from './key-format.ts';
 import { keyUsage } from './key-usage.ts';
+import type { MaybePromise } from '../maybe-promise.ts';
 
 export interface Principal {
   accountId: number;
@@ -18,7 +19,7 @@ export type KeyVerdict = Principal | 'disabled' | null;
 
 export interface KeyVerifier {
   /** Synchronous when the key was verified recently and nothing has been written since. */
-  verify(key: string): KeyVerdict | Promise<KeyVerdict>;
+  verify(key: string): MaybePromise<KeyVerdict>;
   close(): Promise<void>;
 }
 
