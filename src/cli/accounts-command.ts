@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import type { Kysely } from 'kysely';
+import { KEY_CHANGES_POLL_MS } from '../db/data-version.ts';
 import type { Database } from '../db/types.ts';
 import { listAccounts, setAccountDisabled } from '../services/accounts/index.ts';
 import { table } from './table.ts';
@@ -34,7 +35,7 @@ export async function accountsCommand(db: Kysely<Database>, args: string[], out:
       const state = await setAccountDisabled(db, accountName(sub, rest), sub === 'disable');
       if (!state.changed) out(`Account "${state.name}" was already ${sub}d; nothing changed.`);
       else if (state.disabledAt)
-        out(`Disabled account "${state.name}" at ${state.disabledAt}: running servers refuse its keys within 250 ms.`);
+        out(`Disabled account "${state.name}" at ${state.disabledAt}: running servers refuse its keys within ${KEY_CHANGES_POLL_MS} ms.`);
       else out(`Enabled account "${state.name}": its unrevoked keys work again.`);
       return;
     }

@@ -1,3 +1,7 @@
+import { KEY_CHANGES_POLL_MS } from '../db/data-version.ts';
+import { ACCOUNT_NAME_RULE } from '../services/api-keys/key-format.ts';
+import { KEY_USAGE_FLUSH_MS } from '../services/api-keys/key-usage.ts';
+
 /**
  * Help for each command, by the words that name it: `petstore help`, `petstore <command> --help`
  * and `petstore help <command>` print these.
@@ -41,16 +45,16 @@ Run \`petstore keys <command> --help\` for more.`,
   'keys create': `Usage: petstore keys create --account NAME
 
 Creates an API key for account NAME, creating the account when it is new.
-NAME is 1-64 letters, digits, ".", "_" or "-", starting with a letter or digit.
+NAME is ${ACCOUNT_NAME_RULE}.
 The key is printed once, alone on the last line, and is not stored: keep it.`,
   'keys list': `Usage: petstore keys list
 
-Lists every key: id, prefix, account, created, last used (written every 10 s),
+Lists every key: id, prefix, account, created, last used (written every ${KEY_USAGE_FLUSH_MS / 1000} s),
 revoked. The secret part of a key is never stored, so it is never shown.`,
   'keys revoke': `Usage: petstore keys revoke ID
 
 Revokes the key with this id (a number) or prefix (psk_ and 8 characters).
-A running server refuses it within 250 ms. Revoking a revoked key changes nothing.`,
+A running server refuses it within ${KEY_CHANGES_POLL_MS} ms. Revoking a revoked key changes nothing.`,
   accounts: `Usage: petstore accounts <list|disable|enable>
 
   accounts list                  List accounts with their active keys
@@ -65,7 +69,7 @@ when it was disabled (- when it is not).`,
   'accounts disable': `Usage: petstore accounts disable NAME
 
 Disables account NAME: every key of it is refused, by every running server
-within 250 ms. Its keys are kept; \`accounts enable NAME\` accepts them again.
+within ${KEY_CHANGES_POLL_MS} ms. Its keys are kept; \`accounts enable NAME\` accepts them again.
 Disabling a disabled account changes nothing.`,
   'accounts enable': `Usage: petstore accounts enable NAME
 

@@ -6,18 +6,19 @@ import type { ClaimedMessage } from '../services/messages/index.ts';
 import { DeliveryError } from './transport.ts';
 import type { Transport } from './transport.ts';
 
+/** The timings come from the configuration (load-config.ts), which holds their defaults. */
 export interface DeliveryWorkerOptions {
   db: Kysely<Database>;
   transport: Transport;
   log: FastifyBaseLogger;
   /** How often an idle worker looks for due messages. */
-  pollMs?: number;
+  pollMs: number;
   /** How long a claimed message is this worker's; must outlast one delivery attempt. */
-  leaseMs?: number;
+  leaseMs: number;
   /** Attempts before a message is `failed`. */
-  maxAttempts?: number;
+  maxAttempts: number;
   /** First retry delay; doubles per attempt. */
-  retryBaseMs?: number;
+  retryBaseMs: number;
 }
 
 export interface DeliveryWorker {
@@ -30,10 +31,10 @@ export function startDeliveryWorker({
   db,
   transport,
   log,
-  pollMs = 200,
-  leaseMs = 30_000,
-  maxAttempts = 5,
-  retryBaseMs = 1_000,
+  pollMs,
+  leaseMs,
+  maxAttempts,
+  retryBaseMs,
 }: DeliveryWorkerOptions): DeliveryWorker {
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;

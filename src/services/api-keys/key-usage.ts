@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/types.ts';
 
 /** How often `last_used_at` reaches the database: one write per interval, never one per request. */
-const FLUSH_MS = 10_000;
+export const KEY_USAGE_FLUSH_MS = 10_000;
 
 export interface KeyUsage {
   /** Notes that the key was used now; written with the next batch. */
@@ -12,7 +12,7 @@ export interface KeyUsage {
 }
 
 /**
- * `last_used_at`, collected in memory and written in one transaction every 10 s and on
+ * `last_used_at`, collected in memory and written in one transaction every KEY_USAGE_FLUSH_MS and on
  * close. A batch whose write fails is kept (later uses of a key win) for the next flush.
  */
 export function keyUsage(db: Kysely<Database>): KeyUsage {
@@ -39,7 +39,7 @@ export function keyUsage(db: Kysely<Database>): KeyUsage {
     }
   }
 
-  const timer = setInterval(() => void flush().catch(() => undefined), FLUSH_MS);
+  const timer = setInterval(() => void flush().catch(() => undefined), KEY_USAGE_FLUSH_MS);
   timer.unref();
 
   return {
