@@ -6,8 +6,6 @@ import { AppError } from '../../errors/index.ts';
 
 /** Keys are kept this long; a key older than this is new again. */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
-/** Rows left unfinished by an earlier version (which claimed outside the work's transaction) give way after this long. */
-const UNFINISHED_STALE_MS = 60 * 1000;
 export const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 
 /** What the first request produced, kept to give a retry: its status, its body, and where what it created lives. */
@@ -44,18 +42,11 @@ export function requestFingerprint(route: string, body: unknown): string {
     .digest('hex');
 }
 
-async function purge(db: Kysely<Database>, accountId: number, key: string, now: Date): Promise<void> {
+async function purge(db: Kysely<Database>, now: Date): Promise<void> {
+  // A claim is committed only with its answer (finish) or not at all (release deletes it, abort
+  // rolls it back), so every kept row is finished: only age removes one.
   const expired = new Date(now.getTime() - IDEMPOTENCY_TTL_MS).toISOString();
-  const stale = new Date(now.getTime() - UNFINISHED_STALE_MS).toISOString();
-  await db
-    .deleteFrom('idempotency_keys')
-    .where((eb) =>
-      eb.or([
-        eb('created_at', '<', expired),
-        eb.and([eb('account_id', '=', accountId), eb('key', '=', key), eb('status_code', 'is', null), eb('created_at', '<', stale)]),
-      ]),
-    )
-    .execute();
+  await db.deleteFrom('idempotency_keys').where('created_at', '<', expired).execute();
 }
 
 function openRun(trx: ControlledTransaction<Database>, accountId: number, key: string): IdempotentRun {
@@ -106,7 +97,7 @@ export async function startIdempotent(
   if (!IDEMPOTENCY_KEY_PATTERN.test(key)) {
     throw new AppError('VALIDATION_FAILED', 'Idempotency-Key must be 1-255 visible ASCII characters.');
   }
-  await purge(db, accountId, key, now);
+  await purge(db, now);
   for (;;) {
     const trx = await db.startTransaction().execute();
     try {
