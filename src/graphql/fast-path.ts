@@ -6,12 +6,12 @@ import type { GraphQLContext } from './context.ts';
 import type { ServerContext } from './create-graphql.ts';
 import { yogaWholePath } from './yoga-whole-path.ts';
 import type { MaybePromise } from '../services/maybe-promise.ts';
+import { regularMediaType } from './regular-media-type.ts';
+import type { RegularType } from './regular-media-type.ts';
 
 type Yoga = YogaServerInstance<ServerContext, GraphQLContext>;
 
 const PARAM_NAMES = new Set(['query', 'variables', 'operationName', 'extensions']);
-const REGULAR_TYPES = ['application/graphql-response+json', 'application/json'] as const;
-type RegularType = (typeof REGULAR_TYPES)[number];
 
 export interface FastPathRequest {
   params: GraphQLParams;
@@ -82,39 +82,6 @@ export async function fastPathResponse(
     return new PlainAnswer(`${mediaType}; charset=utf-8`, stringify(result));
   }
   return processRegularResult(result, fetchAPI, mediaType) as MaybePromise<Response>;
-}
-
-/**
- * Yoga's content negotiation (use-result-processor.ts) for an Accept header that names only
- * JSON types without parameters: the first listed type that a JSON answer matches wins.
- * Null for anything else, which Yoga negotiates itself.
- */
-function regularMediaType(accept: string | undefined): RegularType | null {
-  const key = accept ?? '';
-  let known = negotiated.get(key);
-  if (known === undefined) {
-    known = negotiate(accept);
-    // Clients send a handful of Accept values; an unbounded variety is not worth remembering.
-    if (negotiated.size < 64) negotiated.set(key, known);
-  }
-  return known;
-}
-const negotiated = new Map<string, RegularType | null>();
-
-function negotiate(accept: string | undefined): RegularType | null {
-  const asked = (accept ?? '*/*').replace(/\s/g, '').toLowerCase().split(',');
-  let chosen: RegularType | null = null;
-  for (const type of asked.reverse()) {
-    const [pre, suf] = type.split('/');
-    if (suf === undefined || type.includes(';')) return null;
-    const matches = REGULAR_TYPES.filter((own) => {
-      const [ownPre, ownSuf] = own.split('/');
-      return (pre === '*' || pre === ownPre) && (suf === '*' || suf === ownSuf);
-    });
-    if (matches.length === 0) return null;
-    chosen = matches[matches.length - 1] as RegularType;
-  }
-  return chosen;
 }
 
 function isObjectOrAbsent(value: unknown): boolean {
