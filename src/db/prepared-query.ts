@@ -28,14 +28,21 @@ function prepare<DB, Args extends readonly unknown[], Row>(
  * A query Kysely builds and compiles once per database, then runs with each call's arguments
  * bound in place. Building and compiling cost 10-15 µs a query in a profile, several times
  * SQLite's own work for a key lookup, so the per-request queries skip it. Arguments must be
- * values the query binds as parameters (not identifiers or SQL fragments). A database with
- * plugins compiles on every call, since a plugin may rewrite each query.
+ * values the query binds as parameters (not identifiers or SQL fragments), every one given at
+ * every call, and the builder must not branch on them: while it is built they are stand-ins,
+ * so a branch would be taken once and frozen. A database with plugins compiles on every call,
+ * since a plugin may rewrite each query.
  */
 export function preparedQuery<DB, Args extends readonly unknown[], Row>(
   build: (db: Kysely<DB>, ...args: Args) => Compilable<Row>,
 ): (db: Kysely<DB>, ...args: Args) => Promise<Row[]> {
   const byDatabase = new WeakMap<Kysely<DB>, Prepared<Row>>();
   return async (db, ...args) => {
+    // One shape per builder: a call that leaves out an optional argument would get the shape
+    // built with it (or without it), whichever came first. Write one builder per shape.
+    if (args.length !== build.length - 1) {
+      throw new TypeError(`preparedQuery: called with ${args.length} arguments, built with ${build.length - 1}`);
+    }
     if (db.getExecutor().plugins.length > 0) return (await db.executeQuery(build(db, ...args))).rows;
     let prepared = byDatabase.get(db);
     if (!prepared) {

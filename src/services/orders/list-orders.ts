@@ -53,13 +53,27 @@ function joinPets<O>(select: SelectQueryBuilder<Database, 'orders', O>) {
 }
 
 // Forward pages, the common read, are built once per database (as the pets list is); backward ones
-// per call. A prepared query has one shape, so with and without a status are prepared apart.
-const forward = (db: Kysely<Database>, accountId: number, afterId: number, rows: number, status?: OrderStatus) =>
-  pageRead(db, accountId, 'forward', afterId, status).limit(rows);
-const forwardWithPets = (...args: Parameters<typeof forward>) => joinPets(forward(...args));
+// per call. One builder per shape, written out: a prepared query must not branch on its arguments.
+const forward = (db: Kysely<Database>, accountId: number, afterId: number, rows: number) =>
+  db
+    .selectFrom('orders')
+    .select(COLUMNS)
+    .where('orders.account_id', '=', accountId)
+    .where('orders.id', '>', afterId)
+    .orderBy('orders.id', 'asc')
+    .limit(rows);
+const forwardByStatus = (db: Kysely<Database>, accountId: number, afterId: number, rows: number, status: OrderStatus) =>
+  forward(db, accountId, afterId, rows).where('orders.status', '=', status);
 const read = {
-  bare: { all: preparedQuery(forward), byStatus: preparedQuery(forward) },
-  withPets: { all: preparedQuery(forwardWithPets), byStatus: preparedQuery(forwardWithPets) },
+  bare: { all: preparedQuery(forward), byStatus: preparedQuery(forwardByStatus) },
+  withPets: {
+    all: preparedQuery((db: Kysely<Database>, accountId: number, afterId: number, rows: number) =>
+      joinPets(forward(db, accountId, afterId, rows)),
+    ),
+    byStatus: preparedQuery((db: Kysely<Database>, accountId: number, afterId: number, rows: number, status: OrderStatus) =>
+      joinPets(forwardByStatus(db, accountId, afterId, rows, status)),
+    ),
+  },
 };
 
 interface PetColumns {
