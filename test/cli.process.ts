@@ -22,16 +22,6 @@ async function waitForOk(url: string, timeoutMs: number): Promise<number> {
   }
 }
 
-/** Polls until the URL answers `status` (or 10 s pass), returning the last status seen. */
-async function waitForStatus(url: string, headers: Record<string, string>, status: number): Promise<number> {
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const seen = (await fetch(url, { headers })).status;
-    if (seen === status || Date.now() > deadline) return seen;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
 /** Holds a TCP port the way another program would. */
 async function occupyPort(): Promise<{ port: number; release(): Promise<void> }> {
   const holder = createServer();
@@ -213,7 +203,9 @@ describe('petstore CLI', { timeout: 180_000 }, () => {
     expect((await fetch(`${server.origin}/v1/pets`, { headers: as(bobKey) })).status).toBe(200);
     expect(petstore(['keys', 'revoke', bobKey.slice(0, 12)], env).status).toBe(0);
     // Another process's revocation is seen within the data-version poll (250 ms); the deadline is generous for loaded machines.
-    expect(await waitForStatus(`${server.origin}/v1/pets`, as(bobKey), 401)).toBe(401);
+    await expect
+      .poll(async () => (await fetch(`${server.origin}/v1/pets`, { headers: as(bobKey) })).status, { timeout: 30_000, interval: 50 })
+      .toBe(401);
 
     expect(await server.stop('SIGTERM')).toBe(0);
     // last_used_at is written in batches, and the last batch on shutdown.
@@ -239,9 +231,7 @@ describe('petstore CLI', { timeout: 180_000 }, () => {
       const health = await waitForOk(`http://127.0.0.1:${port}/healthz`, 150_000);
       expect(health).toBe(200);
       // The key is printed once the server listens, so it may reach stdout just after the first answer.
-      const deadline = Date.now() + 30_000;
-      while (!KEY.test(output) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-      expect(output).toMatch(KEY);
+      await expect.poll(() => output, { timeout: 30_000, interval: 50 }).toMatch(KEY);
     } finally {
       process.kill(-(child.pid ?? 0), 'SIGTERM');
     }
@@ -265,10 +255,8 @@ describe('petstore CLI', { timeout: 180_000 }, () => {
     const server = await serve({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'info' });
     await fetch(`${server.origin}/v1/pets`);
     // Nothing fills an 8 KiB batch here and the server keeps running: a line shows only through the 100 ms flush.
-    const deadline = Date.now() + 30_000;
-    while (!/"status":401/.test(server.output()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    await expect.poll(() => server.output(), { timeout: 30_000, interval: 20 }).toMatch(/"method":"GET","url":"\/v1\/pets","status":401/);
     expect(server.output()).toMatch(/"msg":"Server listening at/);
-    expect(server.output()).toMatch(/"method":"GET","url":"\/v1\/pets","status":401/);
     expect(await server.stop()).toBe(0);
   });
 });

@@ -16,12 +16,7 @@ describe.runIf(ENGINE === 'postgres')('on PostgreSQL', { timeout: 180_000 }, () 
     );
     const activity = (where: string) =>
       query<{ n: string }>(t.databaseUrl, `select count(*) as n from pg_stat_activity where datname = current_database() and ${where}`);
-    const waitFor = async (check: () => Promise<boolean>) => {
-      for (const deadline = Date.now() + 60_000; !(await check());) {
-        if (Date.now() > deadline) throw new Error('the database never reached the state the test waits for');
-        await new Promise((r) => setTimeout(r, 20));
-      }
-    };
+    const waitFor = (check: () => Promise<boolean>) => expect.poll(check, { timeout: 60_000, interval: 20 }).toBe(true);
     const page = async (after?: string) => {
       const { body } = await graphql(
         t,
@@ -125,12 +120,7 @@ describe.runIf(ENGINE === 'postgres')('on PostgreSQL', { timeout: 180_000 }, () 
       expectErrorBody(await t.app.inject({ url: '/readyz' }), 'NOT_READY');
 
       await proxy.up();
-      let ready = 0;
-      for (const deadline = Date.now() + 60_000; ready !== 200 && Date.now() < deadline;) {
-        ready = (await t.app.inject({ url: '/readyz' })).statusCode;
-        if (ready !== 200) await new Promise((r) => setTimeout(r, 100));
-      }
-      expect(ready).toBe(200);
+      await expect.poll(async () => (await t.app.inject({ url: '/readyz' })).statusCode, { timeout: 60_000, interval: 100 }).toBe(200);
       expect((await t.call({ url: '/v1/pets' })).json()).toMatchObject([{ name: 'Before' }]);
 
       await t.close();
