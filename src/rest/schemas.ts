@@ -6,6 +6,7 @@ import { messageSchema, sendMessageSchema } from '../services/messages/index.ts'
 import { advanceOrderSchema, orderSchema, placeOrderSchema } from '../services/orders/index.ts';
 import { PAGE_SIZE } from '../services/pagination/keyset-page.ts';
 import { newPetSchema, petSchema } from '../services/pets/index.ts';
+import { NO_STORE } from '../http/secret-answer.ts';
 
 export const errorBodySchema = {
   type: 'object',
@@ -102,7 +103,7 @@ export function secretResponse(name: SchemaName, description: string) {
   return {
     description,
     ...ref(name),
-    headers: { 'Cache-Control': { type: 'string', enum: ['no-store'], description: 'No cache may keep this answer: it holds a secret.' } },
+    headers: { 'Cache-Control': { type: 'string', enum: [NO_STORE], description: 'No cache may keep this answer: it holds a secret.' } },
   } as const;
 }
 

@@ -1,4 +1,4 @@
-import { ACCOUNT_NAME_RULE } from '../api-keys/key-format.ts';
+import { ACCOUNT_NAME_MAX_LENGTH, ACCOUNT_NAME_RULE } from '../api-keys/key-format.ts';
 import { newApiKeyWithSecretSchema } from '../api-keys/api-key-schema.ts';
 import type { NewApiKeyWithSecret } from '../api-keys/api-key-schema.ts';
 import { timestampSchema } from '../validation/id-schema.ts';
@@ -30,7 +30,7 @@ export const signedUpSchema = {
       type: 'object',
       required: ['name', 'createdAt'],
       properties: {
-        name: { type: 'string', maxLength: 64, description: 'The account name.' },
+        name: { type: 'string', maxLength: ACCOUNT_NAME_MAX_LENGTH, description: 'The account name.' },
         createdAt: { ...timestampSchema, description: 'ISO 8601 UTC timestamp.' },
       },
     },

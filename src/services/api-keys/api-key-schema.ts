@@ -1,3 +1,4 @@
+import { API_KEY_LENGTH, API_KEY_PATTERN, KEY_PREFIX_LENGTH, KEY_PREFIX_PATTERN } from './key-format.ts';
 import { idSchema, timestampSchema } from '../validation/id-schema.ts';
 
 /** Unrevoked keys one account may hold at once; the operator's CLI is not bound by it. */
@@ -41,9 +42,9 @@ const apiKeyProperties = {
   id: { ...idSchema, description: 'Identifier of the key: what DELETE /v1/keys/{keyId} takes.' },
   prefix: {
     type: 'string',
-    minLength: 12,
-    maxLength: 12,
-    pattern: '^psk_[A-Za-z0-9]{8}$',
+    minLength: KEY_PREFIX_LENGTH,
+    maxLength: KEY_PREFIX_LENGTH,
+    pattern: KEY_PREFIX_PATTERN.source,
     description: 'The public start of the key (`psk_` and 8 characters), to recognise it.',
   },
   name: { type: ['string', 'null'], maxLength: KEY_NAME_MAX_LENGTH, description: 'What the owner calls the key.' },
@@ -62,9 +63,9 @@ export const newApiKeyWithSecretSchema = {
     ...apiKeyProperties,
     key: {
       type: 'string',
-      minLength: 44,
-      maxLength: 44,
-      pattern: '^psk_[A-Za-z0-9]{40}$',
+      minLength: API_KEY_LENGTH,
+      maxLength: API_KEY_LENGTH,
+      pattern: API_KEY_PATTERN.source,
       description: 'The key itself, `psk_` and 40 characters. Shown in this answer only: it is not stored.',
     },
   },

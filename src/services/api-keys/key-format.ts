@@ -3,14 +3,17 @@ import { createHash, randomBytes } from 'node:crypto';
 const BASE62 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 const BODY_LENGTH = 40;
 /** `psk_` and the first 8 characters: stored in clear to find the key and to name it in listings. */
-const PREFIX_LENGTH = 12;
+export const KEY_PREFIX_LENGTH = 12;
+export const KEY_PREFIX_PATTERN = /^psk_[A-Za-z0-9]{8}$/;
 
+export const ACCOUNT_NAME_MAX_LENGTH = 64;
 /** Account names: what `keys create --account` and sign-up take. */
-export const ACCOUNT_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+export const ACCOUNT_NAME_PATTERN = new RegExp(`^[A-Za-z0-9][A-Za-z0-9._-]{0,${ACCOUNT_NAME_MAX_LENGTH - 1}}$`);
 /** The same rule in words, for every message and description that states it. */
 export const ACCOUNT_NAME_RULE = '1-64 letters, digits, ".", "_" or "-", starting with a letter or digit';
 
-export const API_KEY_PATTERN = /^psk_[A-Za-z0-9]{40}$/;
+export const API_KEY_LENGTH = 4 + BODY_LENGTH;
+export const API_KEY_PATTERN = new RegExp(`^psk_[A-Za-z0-9]{${BODY_LENGTH}}$`);
 
 function randomBase62(length: number): string {
   let out = '';
@@ -28,7 +31,7 @@ export function generateApiKey(): string {
 }
 
 export function keyPrefix(key: string): string {
-  return key.slice(0, PREFIX_LENGTH);
+  return key.slice(0, KEY_PREFIX_LENGTH);
 }
 
 export function hashApiKey(key: string): Buffer {

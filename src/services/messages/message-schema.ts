@@ -1,6 +1,9 @@
 import { timestampSchema } from '../validation/id-schema.ts';
 
 export const MESSAGE_MAX_LENGTH = 4096;
+/** Message ids, `msg_` and up to 32 digits (send-message.ts makes them from the time and a random number). */
+export const MESSAGE_ID_PATTERN = /^msg_[0-9]{1,32}$/;
+const MESSAGE_ID_MAX_LENGTH = 'msg_'.length + 32;
 /**
  * Contract §2.6 shows `queued` ("accepted but may not yet be processed"); delivery adds
  * `sent` (the transport took it) and `failed` (it gave up after bounded retries).
@@ -37,7 +40,12 @@ export const messageSchema = {
   type: 'object',
   required: ['id', 'message', 'status', 'createdAt', 'updatedAt', 'attempts', 'failureReason'],
   properties: {
-    id: { type: 'string', format: 'message-id', maxLength: 36, description: 'Identifier of the queued message, `msg_<digits>`.' },
+    id: {
+      type: 'string',
+      format: 'message-id',
+      maxLength: MESSAGE_ID_MAX_LENGTH,
+      description: 'Identifier of the queued message, `msg_<digits>`.',
+    },
     message: { type: 'string', maxLength: MESSAGE_MAX_LENGTH, description: 'Echo of the text.' },
     status: {
       type: 'string',
@@ -61,6 +69,6 @@ export const messageSchema = {
 export const messageIdSchema = {
   type: 'string',
   format: 'message-id',
-  maxLength: 36,
+  maxLength: MESSAGE_ID_MAX_LENGTH,
   description: 'A message id, `msg_<digits>`.',
 } as const;

@@ -1,6 +1,7 @@
 import type { Ajv } from 'ajv';
 import { ACCOUNT_NAME_PATTERN } from '../api-keys/key-format.ts';
 import { isDateTime } from './date-time.ts';
+import { MESSAGE_ID_PATTERN } from '../messages/message-schema.ts';
 
 /**
  * The named string formats of the schemas, for every ajv that checks them (the services' and
@@ -11,7 +12,7 @@ export function addFormats(ajv: Ajv): Ajv {
   // RFC 3339, years 0000-9999 in UTC (date-time.ts).
   ajv.addFormat('date-time', isDateTime);
   ajv.addFormat('non-blank', /\S/);
-  ajv.addFormat('message-id', /^msg_[0-9]{1,32}$/);
+  ajv.addFormat('message-id', MESSAGE_ID_PATTERN);
   ajv.addFormat('account-name', ACCOUNT_NAME_PATTERN);
   // OpenAPI's integer formats, for client generators; the ranges are the schemas' minimum and maximum.
   ajv.addFormat('int64', { type: 'number', validate: Number.isSafeInteger });
