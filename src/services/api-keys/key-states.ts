@@ -4,12 +4,18 @@ import type { Database } from '../../db/types.ts';
 /** Why a key that was valid no longer is. */
 export type KeyRefusal = 'revoked' | 'disabled';
 
+/** The one rule, for the verifier and for open streams alike: why a key's row refuses it, or null while it works. */
+export function keyRefusal(row: { revoked_at: string | null; disabled_at: string | null }): KeyRefusal | null {
+  if (row.revoked_at !== null) return 'revoked';
+  return row.disabled_at !== null ? 'disabled' : null;
+}
+
 /**
  * Which of `keyIds` may no longer be used, and why: revoked (or gone), or its account disabled.
  * Keys still valid are absent from the answer. One query, however many keys.
  */
 export async function refusedKeys(db: Kysely<Database>, keyIds: readonly number[]): Promise<Map<number, KeyRefusal>> {
-  const refused = new Map<number, KeyRefusal>(keyIds.map((id) => [id, 'revoked']));
+  const refused = new Map<number, KeyRefusal>();
   if (keyIds.length === 0) return refused;
   const rows = await db
     .selectFrom('api_keys')
@@ -17,10 +23,12 @@ export async function refusedKeys(db: Kysely<Database>, keyIds: readonly number[
     .select(['api_keys.id', 'api_keys.revoked_at', 'accounts.disabled_at'])
     .where('api_keys.id', 'in', keyIds)
     .execute();
-  for (const row of rows) {
-    if (row.revoked_at !== null) continue;
-    if (row.disabled_at !== null) refused.set(row.id, 'disabled');
-    else refused.delete(row.id);
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  for (const id of keyIds) {
+    const row = byId.get(id);
+    // A key gone from the table is as good as revoked.
+    const why = row ? keyRefusal(row) : 'revoked';
+    if (why) refused.set(id, why);
   }
   return refused;
 }

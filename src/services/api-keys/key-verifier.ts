@@ -3,6 +3,7 @@ import type { DataVersion } from '../../db/data-version.ts';
 import { preparedQuery } from '../../db/prepared-query.ts';
 import type { Database } from '../../db/types.ts';
 import { API_KEY_PATTERN, hashApiKey } from './key-format.ts';
+import { keyRefusal } from './key-states.ts';
 import { keyUsage } from './key-usage.ts';
 import type { MaybePromise } from '../maybe-promise.ts';
 
@@ -66,8 +67,10 @@ export function createKeyVerifier(db: Kysely<Database>, dataVersion: DataVersion
 
   async function lookUp(hash: Buffer, slot: string, version: string): Promise<KeyVerdict> {
     const [row] = await findKey(db, hash.toString('hex'));
-    if (!row || row.revoked_at !== null) return null;
-    if (row.disabled_at !== null) return 'disabled';
+    if (!row) return null;
+    const refusal = keyRefusal(row);
+    // A revoked key and an unknown one are the same answer: only a disabled account is told apart.
+    if (refusal) return refusal === 'disabled' ? 'disabled' : null;
     const principal = { accountId: row.account_id, keyId: row.id };
     const now = Date.now();
     usage.record(row.id, now);
