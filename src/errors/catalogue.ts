@@ -1,6 +1,7 @@
 /**
  * Every error code the service can answer with, its HTTP status and the
- * message used when the thrower has nothing more specific to say.
+ * message used when the thrower has nothing more specific to say, and for an error a client
+ * may simply repeat, how many seconds to tell it to wait (Retry-After).
  * REST puts these in the Error body; GraphQL in `extensions`.
  */
 export const errorCatalogue = {
@@ -38,10 +39,17 @@ export const errorCatalogue = {
   PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is too large.' },
   HEADERS_TOO_LARGE: { status: 431, message: 'The request headers are too large (16 KiB in all).' },
   RATE_LIMITED: { status: 429, message: 'Too many requests; see Retry-After.' },
-  TOO_MANY_SUBSCRIPTIONS: { status: 429, message: 'Too many subscriptions are open for this key; close one first.' },
+  // A hint only: a slot frees as soon as one of the key's streams closes.
+  TOO_MANY_SUBSCRIPTIONS: { status: 429, message: 'Too many subscriptions are open for this key; close one first.', retryAfterSeconds: 5 },
   INTERNAL_ERROR: { status: 500, message: 'An unexpected error occurred.' },
-  SERVICE_UNAVAILABLE: { status: 503, message: 'The database is busy or unavailable; retry shortly.' },
-  NOT_READY: { status: 503, message: 'The service is not ready: the database does not answer.' },
-} as const satisfies Record<string, { status: number; message: string }>;
+  SERVICE_UNAVAILABLE: { status: 503, message: 'The database is busy or unavailable; retry shortly.', retryAfterSeconds: 1 },
+  NOT_READY: { status: 503, message: 'The service is not ready: the database does not answer.', retryAfterSeconds: 1 },
+} as const satisfies Record<string, { status: number; message: string; retryAfterSeconds?: number }>;
 
 export type ErrorCode = keyof typeof errorCatalogue;
+
+/** Seconds a client is told to wait before repeating a request refused with `code`, or undefined. (RATE_LIMITED sets its own, from its window.) */
+export function retryAfterSeconds(code: ErrorCode): number | undefined {
+  const entry = errorCatalogue[code];
+  return 'retryAfterSeconds' in entry ? entry.retryAfterSeconds : undefined;
+}

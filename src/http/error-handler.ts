@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { toErrorBody } from '../errors/index.ts';
+import { retryAfterSeconds, toErrorBody } from '../errors/index.ts';
 import type { AppError } from '../errors/index.ts';
 import { WWW_AUTHENTICATE } from './bearer-token.ts';
 import { lingerOnUnreadBody } from './linger-on-unread-body.ts';
@@ -8,15 +8,11 @@ import { toAppError } from './to-app-error.ts';
 /** How a face sends a failed request: REST as the Error body, GraphQL as `{ errors }`. */
 export type SendError = (reply: FastifyReply, error: AppError) => FastifyReply;
 
-/** Seconds a client at the subscription cap is told to wait: a hint only, a slot frees when one of its streams closes. */
-const SUBSCRIPTION_RETRY_AFTER_S = 5;
-
-/** The headers an error calls for, on either face: how to authenticate, when to retry. (RATE_LIMITED sets its own.) */
+/** The headers an error calls for, on either face: how to authenticate, when to retry (the catalogue says). */
 export function errorHeaders(error: Pick<AppError, 'code' | 'status'>): Record<string, string> {
   if (error.status === 401) return { 'WWW-Authenticate': WWW_AUTHENTICATE };
-  if (error.status === 503) return { 'Retry-After': '1' };
-  if (error.code === 'TOO_MANY_SUBSCRIPTIONS') return { 'Retry-After': String(SUBSCRIPTION_RETRY_AFTER_S) };
-  return {};
+  const retryAfter = retryAfterSeconds(error.code);
+  return retryAfter === undefined ? {} : { 'Retry-After': String(retryAfter) };
 }
 
 /** Status, headers and content type of an error answer; the body is the face's. */
