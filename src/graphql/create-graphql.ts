@@ -20,7 +20,7 @@ import { useQueryCost } from './plugins/use-query-cost.ts';
 import { useRequireKey } from './plugins/use-require-key.ts';
 import { useSafeJit } from './plugins/use-safe-jit.ts';
 import { useSubscriptionRefusals } from './plugins/use-subscription-refusals.ts';
-import { useTrustedDocuments } from './plugins/use-trusted-documents.ts';
+import { trustedDocumentsPolicy, useTrustedDocuments } from './plugins/use-trusted-documents.ts';
 import { useValidationErrorShape } from './plugins/use-validation-error-shape.ts';
 import { resolvers } from './resolvers/index.ts';
 import { loadTypeDefs } from './type-defs.ts';
@@ -73,7 +73,7 @@ export async function createGraphQL({
   type Context = GraphQLContext & ServerContext;
   const maskError = createMaskError({ production });
   const plugins: Plugin<Context>[] = [
-    useTrustedDocuments<Context>({ documents: trustedDocuments, only: production && trustedDocuments !== null }),
+    useTrustedDocuments<Context>(trustedDocumentsPolicy(production, trustedDocuments)),
     useLimits<Context>(),
     useQueryCost<Context>(),
     useParseErrorCode<Context>(),

@@ -15,7 +15,8 @@ import type { KeyVerifier, Principal } from '../services/api-keys/index.ts';
 import { fromAppError } from './coded-error.ts';
 import type { GraphQLContext } from './context.ts';
 import type { ServerContext } from './create-graphql.ts';
-import { documentIdOf } from './trusted-document-id.ts';
+import { documentText } from './plugins/use-trusted-documents.ts';
+import type { TrustedDocumentsOptions } from './plugins/use-trusted-documents.ts';
 
 type Yoga = YogaServerInstance<ServerContext, GraphQLContext>;
 /** Yoga's subscribe with every envelop plugin, carried to graphql-ws's subscribe in the root value. */
@@ -26,9 +27,8 @@ const MAX_MESSAGE_BYTES = 1024 * 1024;
 
 export interface GraphQLWsOptions {
   verifier: KeyVerifier;
-  /** Trusted documents by id, and whether only they may run (production with a manifest). */
-  trustedDocuments: ReadonlyMap<string, string> | null;
-  trustedOnly: boolean;
+  /** Trusted documents, as over HTTP. */
+  trusted: TrustedDocumentsOptions;
 }
 
 interface Connection extends Record<PropertyKey, unknown> {
@@ -69,7 +69,7 @@ function socketRequest(app: FastifyInstance, principal: Principal, authorization
  * and idempotency live. When the listener closes (shutdown), sockets close with 1001 and clients
  * reconnect elsewhere.
  */
-export function mountGraphQLWs(app: FastifyInstance, yoga: Yoga, { verifier, trustedDocuments, trustedOnly }: GraphQLWsOptions): void {
+export function mountGraphQLWs(app: FastifyInstance, yoga: Yoga, { verifier, trusted }: GraphQLWsOptions): void {
   const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
 
   async function principalOf(authorization: string | undefined): Promise<Principal | AppError> {
@@ -103,9 +103,8 @@ export function mountGraphQLWs(app: FastifyInstance, yoga: Yoga, { verifier, tru
           closeWith(ctx.extra.socket, found);
           return refused('UNAUTHORIZED', found.message);
         }
-        const documentId = documentIdOf(payload as { documentId?: unknown; extensions?: unknown });
-        const query = documentId !== null ? trustedDocuments?.get(documentId) : trustedOnly ? undefined : payload.query;
-        if (query === undefined) return refused(documentId !== null ? 'UNKNOWN_DOCUMENT' : 'TRUSTED_DOCUMENTS_ONLY');
+        const query = documentText(trusted, payload);
+        if (query instanceof AppError) return [fromAppError(query)];
         const request = socketRequest(app, found, ctx.extra.token ?? '');
         const enveloped = yoga.getEnveloped({ req: request, reply: null as unknown as FastifyReply });
         let document;

@@ -10,6 +10,7 @@ import type { GraphQLOptions } from './create-graphql.ts';
 import { createGraphQL } from './create-graphql.ts';
 import { fastPathRequest, fastPathResponse, PlainAnswer } from './fast-path.ts';
 import { mountGraphQLWs } from './mount-graphql-ws.ts';
+import { trustedDocumentsPolicy } from './plugins/use-trusted-documents.ts';
 import { yogaWholePath } from './yoga-whole-path.ts';
 import type { KeyVerifier } from '../services/api-keys/index.ts';
 
@@ -23,11 +24,7 @@ export interface MountGraphQLOptions extends Omit<GraphQLOptions, 'log'> {
 /** Serves Yoga at /graphql (GET and POST, and subscriptions over WebSocket) inside the Fastify app, beside REST. */
 export async function mountGraphQL(app: FastifyInstance, { fastPath = true, verifier, ...options }: MountGraphQLOptions): Promise<void> {
   const yoga = await createGraphQL({ ...options, log: app.log });
-  mountGraphQLWs(app, yoga, {
-    verifier,
-    trustedDocuments: options.trustedDocuments ?? null,
-    trustedOnly: (options.production ?? false) && options.trustedDocuments != null,
-  });
+  mountGraphQLWs(app, yoga, { verifier, trusted: trustedDocumentsPolicy(options.production ?? false, options.trustedDocuments ?? null) });
   // Idempotency-Key applies to mutations, and only an answer without errors is kept for replays.
   const idempotent = idempotencyHooks(options.db, {
     applies: (request) => isMutationRequest(request, options.trustedDocuments ?? null),
