@@ -1,7 +1,10 @@
+import { createHash } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { ApolloClient, HttpLink, InMemoryCache, gql } from '@apollo/client';
 import { createClient as createSseClient } from 'graphql-sse';
 import { createClient as createWsClient } from 'graphql-ws';
-import type { Client as WsClient } from 'graphql-ws';
+import type { ClientOptions, Client as WsClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import { describe, expect, it } from '../helpers/fixtures.ts';
 import type { TestApp } from '../helpers/test-app.ts';
@@ -40,14 +43,16 @@ async function seeCreated(t: TestApp, seen: { data?: unknown }[], name: string):
     .toContain(`"name":"${name}"`);
 }
 
-const wsClient = (origin: string, key: string | null): WsClient =>
+/** A graphql-ws client as front ends set one up: the key in connectionParams; `on` for its events. */
+const wsClient = (origin: string, key: string | null, on: ClientOptions['on'] = {}): WsClient =>
   createWsClient({
     url: `${origin.replace('http', 'ws')}/graphql`,
     webSocketImpl: WebSocket,
     connectionParams: key === null ? {} : { Authorization: `Bearer ${key}` },
     retryAttempts: 0,
-    lazy: true,
+    on,
   });
+const ignore = { next: () => undefined, error: () => undefined, complete: () => undefined };
 
 describe('Apollo Client: subscriptions over multipart HTTP (its default)', () => {
   it('receives each new pet, and a refusal comes with its own status', async ({ makeApp }) => {
@@ -123,14 +128,8 @@ describe('graphql-ws: subscriptions over WebSocket', () => {
       [`psk_${'x'.repeat(40)}`, /invalid or has been revoked/],
     ] as const) {
       const closed = await new Promise<{ code: number; reason: string }>((resolve) => {
-        const client = createWsClient({
-          url: `${origin.replace('http', 'ws')}/graphql`,
-          webSocketImpl: WebSocket,
-          connectionParams: key === null ? {} : { Authorization: `Bearer ${key}` },
-          retryAttempts: 0,
-          on: { closed: (event) => resolve(event as { code: number; reason: string }) },
-        });
-        client.subscribe({ query: PET_CREATED }, { next: () => undefined, error: () => undefined, complete: () => undefined });
+        const client = wsClient(origin, key, { closed: (event) => resolve(event as { code: number; reason: string }) });
+        client.subscribe({ query: PET_CREATED }, ignore);
       });
       expect(closed.code).toBe(4403);
       expect(closed.reason).toMatch(reason);
@@ -148,13 +147,7 @@ describe('graphql-ws: subscriptions over WebSocket', () => {
     const origin = await t.listen();
     const made = (await t.call({ method: 'POST', url: '/v1/keys', payload: {} })).json() as { id: number; key: string };
     let closed: { code: number; reason: string } | undefined;
-    const client = createWsClient({
-      url: `${origin.replace('http', 'ws')}/graphql`,
-      webSocketImpl: WebSocket,
-      connectionParams: { Authorization: `Bearer ${made.key}` },
-      retryAttempts: 0,
-      on: { closed: (event) => void (closed = event as { code: number; reason: string }) },
-    });
+    const client = wsClient(origin, made.key, { closed: (event) => void (closed = event as { code: number; reason: string }) });
     const events = observer();
     client.subscribe({ query: PET_CREATED }, events.sink);
     await seeCreated(t, events.seen, 'before-revoking');
@@ -169,20 +162,39 @@ describe('graphql-ws: subscriptions over WebSocket', () => {
     await client.dispose();
   });
 
+  it('in production with a manifest runs trusted documents only, as over HTTP', async ({ makeApp, tmp }) => {
+    const path = join(tmp, 'persisted-documents.json');
+    const sha256 = createHash('sha256').update(PET_CREATED).digest('hex');
+    writeFileSync(path, JSON.stringify({ [`sha256:${sha256}`]: PET_CREATED }));
+    const t = await makeApp({ NODE_ENV: 'production', GRAPHQL_TRUSTED_DOCUMENTS: path, SUBSCRIPTION_POLL_MS: '20' });
+    const client = wsClient(await t.listen(), t.key);
+    const byId = observer();
+    // graphql-ws requires a query string; the document's id goes in Apollo's extension.
+    client.subscribe({ query: '', extensions: { persistedQuery: { version: 1, sha256Hash: sha256 } } }, byId.sink);
+    await seeCreated(t, byId.seen, 'via-trusted-ws');
+    for (const [payload, code] of [
+      [{ query: PET_CREATED }, 'TRUSTED_DOCUMENTS_ONLY'],
+      [{ query: '', extensions: { persistedQuery: { version: 1, sha256Hash: '0'.repeat(64) } } }, 'UNKNOWN_DOCUMENT'],
+    ] as const) {
+      const refused = observer();
+      client.subscribe(payload, refused.sink);
+      await expect.poll(() => refused.state.error, { timeout: 30_000 }).toBeTruthy();
+      expect(JSON.stringify(refused.state.error)).toContain(code);
+    }
+    await client.dispose();
+  });
+
   it('closes sockets with 1001 when the server drains, so clients reconnect elsewhere', async ({ makeApp }) => {
     const t = await makeApp();
     const origin = await t.listen();
     let connected: () => void = () => undefined;
     const up = new Promise<void>((resolve) => (connected = resolve));
     const closed = new Promise<number>((resolve) => {
-      const client = createWsClient({
-        url: `${origin.replace('http', 'ws')}/graphql`,
-        webSocketImpl: WebSocket,
-        connectionParams: { Authorization: `Bearer ${t.key}` },
-        retryAttempts: 0,
-        on: { connected: () => connected(), closed: (event) => resolve((event as { code: number }).code) },
+      const client = wsClient(origin, t.key, {
+        connected: () => connected(),
+        closed: (event) => resolve((event as { code: number }).code),
       });
-      client.subscribe({ query: PET_CREATED }, { next: () => undefined, error: () => undefined, complete: () => undefined });
+      client.subscribe({ query: PET_CREATED }, ignore);
     });
     await up;
     await t.app.drainAndClose();
