@@ -1,5 +1,6 @@
 import { getNamedType, getNullableType, isListType, isObjectType, Kind, valueFromASTUntyped } from 'graphql';
 import type { DocumentNode, FieldNode, GraphQLObjectType, GraphQLSchema, OperationDefinitionNode, SelectionSetNode } from 'graphql';
+import { PAGE_SIZE } from '../services/pagination/keyset-page.ts';
 
 /** What an operation may cost (QUERY_TOO_COMPLEX past it); docs/graphql.md lists the same weights. */
 export const QUERY_COST = {
@@ -11,7 +12,7 @@ export const QUERY_COST = {
   /** A relation read for a whole page at once (a join or one batched query): a row per item. */
   batched: 2,
   /** Items assumed for a connection's nodes or edges when neither `first` nor `last` is given: the default page. */
-  defaultPage: 20,
+  defaultPage: PAGE_SIZE.default,
   /** Items assumed for a list with no page size (your keys). */
   list: 10,
 } as const;

@@ -50,6 +50,8 @@ describe('the cost limit over HTTP', () => {
     expect(refused.body.errors?.[0]?.message).toMatch(
       new RegExp(`^The operation costs ${costOf(heavy)}, over the limit of ${QUERY_COST.max}`),
     );
+    // The same text again (its cost remembered, as it has no variables): refused again.
+    expect((await graphql(t, heavy)).res.statusCode).toBe(400);
 
     const light =
       '{ pets(first: 100) { totalCount nodes { id name status orders { id pet { name } } } pageInfo { hasNextPage endCursor } } }';

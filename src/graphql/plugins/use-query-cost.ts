@@ -1,5 +1,5 @@
 import { getOperationAST } from 'graphql';
-import type { DocumentNode, ExecutionArgs } from 'graphql';
+import type { DocumentNode, ExecutionArgs, OperationDefinitionNode } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { codedError } from '../coded-error.ts';
 import { QUERY_COST, queryCost } from '../query-cost.ts';
@@ -9,10 +9,19 @@ import { QUERY_COST, queryCost } from '../query-cost.ts';
  * runs: an operation over it is QUERY_TOO_COMPLEX (400), the whole request refused.
  */
 export function useQueryCost<Context extends object>(): Plugin<Context> {
+  // An operation without variables costs the same every time: Yoga's parse cache hands back the
+  // same document for the same text, so a busy operation is walked once, not on every request.
+  const fixedCost = new WeakMap<OperationDefinitionNode, number>();
+  const costOf = (args: ExecutionArgs, operation: OperationDefinitionNode): number => {
+    if (operation.variableDefinitions?.length) return queryCost(args.schema, args.document, operation, args.variableValues ?? undefined);
+    let cost = fixedCost.get(operation);
+    if (cost === undefined) fixedCost.set(operation, (cost = queryCost(args.schema, args.document, operation, undefined)));
+    return cost;
+  };
   const check = ({ args }: { args: ExecutionArgs }) => {
     const operation = getOperationAST(args.document as DocumentNode, args.operationName);
     if (!operation) return;
-    const cost = queryCost(args.schema, args.document, operation, args.variableValues ?? undefined);
+    const cost = costOf(args, operation);
     if (cost <= QUERY_COST.max) return;
     throw codedError(
       `The operation costs ${cost}, over the limit of ${QUERY_COST.max}: every field costs 1, one that runs a query of its own ${QUERY_COST.query}, and what is under a list counts once per item (first/last, ${QUERY_COST.defaultPage} by default). Ask for smaller pages or fewer fields.`,
