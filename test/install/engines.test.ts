@@ -28,9 +28,12 @@ describe('install on the Node version package.json promises', () => {
     expect(unsupported(process.version)).toEqual([]);
   });
 
-  it('locks no package that refuses the oldest Node that engines admits', () => {
-    const oldest = semver.minVersion(manifest.engines.node)?.version ?? '';
-    expect(oldest).toBe('20.19.0');
-    expect(unsupported(oldest)).toEqual([]);
+  it('locks no package that refuses the oldest Node of each line engines admits (20, 22, 24: the ones CI runs)', () => {
+    const oldest = manifest.engines.node.split('||').map((set) => semver.minVersion(set.trim())?.version);
+    expect(oldest).toEqual(['20.19.0', '22.13.0', '24.0.0']);
+    for (const version of oldest) expect(unsupported(version ?? ''), version).toEqual([]);
+    // Not admitted: the lines CI does not run.
+    for (const other of ['18.20.0', '21.7.0', '23.11.0', '26.0.0'])
+      expect(semver.satisfies(other, manifest.engines.node), other).toBe(false);
   });
 });
