@@ -12,6 +12,20 @@ function appErrorIn(error: unknown): AppError | null {
   return null;
 }
 
+/** A GraphQLError with no other kind of error inside: from graphql-js, the scalars, armor, Yoga or our own plugins. */
+function isGraphQLOwn(error: unknown): error is GraphQLError {
+  return error instanceof GraphQLError && (!error.originalError || error.originalError instanceof GraphQLError);
+}
+
+/**
+ * Whether the mask turns an error into INTERNAL_ERROR: the one rule for the mask and for the
+ * log of unexpected errors (use-log-unexpected-errors.ts).
+ */
+export function isUnexpected(error: unknown): boolean {
+  const appError = appErrorIn(error);
+  return appError ? appError.code === 'INTERNAL_ERROR' : !isGraphQLOwn(error);
+}
+
 /** Codes for the HTTP statuses Yoga sets where it refuses a request (405 mutation over GET, 406, 413). */
 const CODE_FOR_STATUS: Record<number, ErrorCode> = {
   405: 'METHOD_NOT_ALLOWED',
@@ -38,15 +52,13 @@ export function createMaskError({ production = false }: { production?: boolean }
   return function maskError(error) {
     const appError = appErrorIn(error);
     if (appError && appError.code !== 'INTERNAL_ERROR') return fromAppError(appError, error instanceof GraphQLError ? error : null);
-    const graphQLError = error instanceof GraphQLError && !appError ? error : null;
-    // A GraphQLError with no other kind of error inside comes from graphql-js, the scalars, armor, Yoga or our own plugins.
-    if (graphQLError && (!graphQLError.originalError || graphQLError.originalError instanceof GraphQLError)) {
-      if (typeof graphQLError.extensions.status === 'number') return graphQLError;
-      const http = graphQLError.extensions.http as { status?: number; headers?: Record<string, string> } | undefined;
+    if (!appError && isGraphQLOwn(error)) {
+      if (typeof error.extensions.status === 'number') return error;
+      const http = error.extensions.http as { status?: number; headers?: Record<string, string> } | undefined;
       const yogaCode = http?.status ? CODE_FOR_STATUS[http.status] : undefined;
       const [code, status] = yogaCode && http?.status ? [yogaCode, http.status] : (['VALIDATION_FAILED', 400] as const);
-      return codedError(requestErrorWords(graphQLError.message, production), code, status, {
-        from: graphQLError,
+      return codedError(requestErrorWords(error.message, production), code, status, {
+        from: error,
         requestLevel: true,
         headers: http?.headers,
       });

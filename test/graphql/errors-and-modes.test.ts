@@ -1,7 +1,15 @@
 import { describe, expect, it } from '../helpers/fixtures.ts';
 import { graphql } from '../helpers/graphql.ts';
 import { spyOnSelects } from '../helpers/select-spy.ts';
+import { subscribe } from '../helpers/sse-client.ts';
 import { expectErrorBody } from '../helpers/test-app.ts';
+
+interface LogLine {
+  level: number;
+  msg: string;
+  requestId?: string;
+  err?: { message: string };
+}
 
 const INTROSPECTION = '{ __schema { types { name } } }';
 
@@ -23,10 +31,41 @@ describe('unexpected errors', () => {
       expect.objectContaining({ message: 'An unexpected error occurred.', extensions: { code: 'INTERNAL_ERROR', status: 500 } }),
     ]);
     expect(res.body).not.toMatch(/fire|secret|\/var/);
-    const logged = lines.map((l) => JSON.parse(l) as { msg: string; requestId?: string; err?: { message: string } });
-    const entry = logged.find((l) => l.err?.message.includes('disk on fire'));
-    expect(entry?.requestId).toEqual(expect.any(String));
-    expect(logged.some((l) => l.requestId === entry?.requestId && l.msg === 'request')).toBe(true);
+    const logged = lines.map((l) => JSON.parse(l) as LogLine);
+    const errors = logged.filter((l) => l.level >= 50);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]?.err?.message).toContain('disk on fire');
+    expect(errors[0]?.requestId).toEqual(expect.any(String));
+    expect(logged.some((l) => l.requestId === errors[0]?.requestId && l.msg === 'request')).toBe(true);
+  });
+
+  it('in an event of a subscription: masked in the event, logged once with the request id', async ({ makeApp }) => {
+    const lines: string[] = [];
+    const t = await makeApp(
+      { LOG_LEVEL: 'info' },
+      {
+        wrapDb: spyOnSelects((table) => {
+          if (table === 'orders') throw new Error('disk on fire at /var/lib/secret.db');
+        }),
+        logStream: { write: (line) => void lines.push(line) },
+      },
+    );
+    const sub = await subscribe(await t.listen(), 'subscription { petCreated { id orders { id } } }', {}, t.auth);
+    expect(sub.status).toBe(200);
+    await t.call({ method: 'POST', url: '/v1/pets', payload: { name: 'Rex', categoryId: 1 } });
+    const event = await sub.next();
+    sub.close();
+    expect(event.data?.errors).toEqual([
+      expect.objectContaining({ message: 'An unexpected error occurred.', extensions: { code: 'INTERNAL_ERROR', status: 500 } }),
+    ]);
+    await expect
+      .poll(() => lines.map((l) => JSON.parse(l) as LogLine).filter((l) => l.level >= 50))
+      .toEqual([
+        expect.objectContaining({
+          requestId: expect.any(String),
+          err: expect.objectContaining({ message: expect.stringContaining('disk on fire') }),
+        }),
+      ]);
   });
 });
 

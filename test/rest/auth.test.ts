@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from '../helpers/fixtures.ts';
+import { KEY_CHANGES_POLL_MS } from '../../src/db/data-version.ts';
 import { createApiKey, revokeApiKey } from '../../src/services/api-keys/index.ts';
 import { petstore } from '../helpers/cli.ts';
 import { graphql } from '../helpers/graphql.ts';
@@ -120,6 +121,17 @@ describe('bearer authentication (contract §5)', () => {
       expect(forKnown[0]?.parameters).toEqual([createHash('sha256').update(knownPrefix).digest('hex')]);
       expect(forUnknown[0]?.parameters).toEqual([createHash('sha256').update(unknown).digest('hex')]);
     }
+  });
+
+  it("trusts a key verified by the app's very first request past the next poll of other processes' changes", async ({ makeApp }) => {
+    const keyReads: string[] = [];
+    const spied = await makeApp({}, { wrapDb: spyOnQueries((query) => /api_keys/.test(query.sql) && keyReads.push(query.sql)) });
+    expect((await spied.call({ url: '/v1/pets' })).statusCode).toBe(200);
+    expect(keyReads).toHaveLength(1);
+    // Past a poll, with nothing written anywhere: no reason to read the key again.
+    await new Promise((resolve) => setTimeout(resolve, 2 * KEY_CHANGES_POLL_MS));
+    expect((await spied.call({ url: '/v1/pets' })).statusCode).toBe(200);
+    expect(keyReads).toHaveLength(1);
   });
 
   it('issues keys of the form psk_ + 40 base62 characters and keeps them only as a SHA-256 hash', async ({ t }) => {

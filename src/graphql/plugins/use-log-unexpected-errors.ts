@@ -1,27 +1,30 @@
-import { GraphQLError } from 'graphql';
+import type { ExecutionResult, GraphQLError } from 'graphql';
+import { handleStreamOrSingleExecutionResult } from 'graphql-yoga';
 import type { Plugin } from 'graphql-yoga';
-import { appErrorOf } from '../../services/app-error-of.ts';
 import type { GraphQLContext } from '../context.ts';
+import { isUnexpected } from '../mask-error.ts';
 
-/** Clients see "An unexpected error occurred." (INTERNAL_ERROR); the log keeps the real error with the request id to find it by. */
+function logUnexpected(context: GraphQLContext, result: ExecutionResult): void {
+  for (const error of result.errors ?? []) {
+    const original = (error as GraphQLError).originalError ?? error;
+    if (!isUnexpected(original)) continue;
+    context.log.error({ err: original, requestId: context.requestId, path: error.path }, 'GraphQL resolver failed');
+  }
+}
+
+/**
+ * Clients see "An unexpected error occurred." (INTERNAL_ERROR); the log keeps the real error,
+ * once, at error level, with the request id to find it by: for queries, mutations and every
+ * event of a subscription. Yoga's own log of the errors it masks is kept at debug level
+ * (create-graphql.ts): a client's mistake is already the access line's status.
+ */
 export function useLogUnexpectedErrors<Context extends GraphQLContext>(): Plugin<Context> {
   return {
-    onExecute({ args }) {
-      return {
-        onExecuteDone({ result }) {
-          if (!('errors' in result) || !result.errors) return;
-          for (const error of result.errors) {
-            const original = error instanceof GraphQLError ? error.originalError : error;
-            if (!original || original instanceof GraphQLError) continue;
-            const code = appErrorOf(original)?.code;
-            if (code !== undefined && code !== 'INTERNAL_ERROR') continue;
-            args.contextValue.log.error(
-              { err: original, requestId: args.contextValue.requestId, path: error.path },
-              'GraphQL resolver failed',
-            );
-          }
-        },
-      };
-    },
+    onExecute: ({ args }) => ({
+      onExecuteDone: (payload) => handleStreamOrSingleExecutionResult(payload, ({ result }) => logUnexpected(args.contextValue, result)),
+    }),
+    onSubscribe: ({ args }) => ({
+      onSubscribeResult: () => ({ onNext: ({ result }) => logUnexpected(args.contextValue, result) }),
+    }),
   };
 }
