@@ -1,3 +1,4 @@
+import { migrations } from '../src/db/migrations/index.ts';
 import { spawn, spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -6,6 +7,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from './helpers/fixtures.ts';
 import { freePort, petstore, petstoreAsync } from './helpers/cli.ts';
 import { ENGINE } from './helpers/test-database.ts';
+
+const LATEST_MIGRATION = Object.keys(migrations.sqlite).at(-1) ?? '';
 
 const KEY = /psk_[A-Za-z0-9]{40}/;
 const lastLine = (text: string) => text.trimEnd().split('\n').at(-1) ?? '';
@@ -106,7 +109,8 @@ describe('petstore CLI', { timeout: 180_000 }, () => {
       [['keys', 'list', '-h'], 'Usage: petstore keys list'],
       [['help', 'keys', 'revoke'], 'Usage: petstore keys revoke ID'],
       [['serve', '--help'], 'Usage: petstore serve'],
-      [['migrate', '--help'], 'Usage: petstore migrate'],
+      [['migrate', '--help'], 'Usage: petstore migrate [--check]'],
+      [['help', 'backup'], 'Usage: petstore backup PATH'],
       [['accounts', '--help'], 'Usage: petstore accounts <list|disable|enable>'],
       [['help', 'accounts', 'disable'], 'Usage: petstore accounts disable NAME'],
       [['accounts', 'list', '-h'], 'Usage: petstore accounts list'],
@@ -140,42 +144,6 @@ describe('petstore CLI', { timeout: 180_000 }, () => {
     expect(res.stderr).toMatch(/LOG_LEVEL must be one of/);
     expect(res.stderr).toMatch(/STAGING_BASE_URL must be an http\(s\) URL ending in \/v1/);
     expect(res.stderr).not.toMatch(/\n\s+at /);
-  });
-
-  it('migrates, creates keys (the key alone on the last line), lists them without the key, and revokes', ({ databaseUrl }) => {
-    const env = { DATABASE_URL: databaseUrl };
-    expect(petstore(['migrate'], env).stdout).toMatch(
-      /Applied 8 migration\(s\): 0001-initial, 0002-orders-and-delivery, 0003-idempotency-keys, 0004-api-key-hash-index, 0005-drop-order-complete, 0006-key-epoch, 0007-key-names-and-disabled-accounts, 0008-row-counts\./,
-    );
-    expect(petstore(['migrate'], env).stdout).toMatch(/up to date/);
-
-    const created = petstore(['keys', 'create', '--account', 'alice'], env);
-    expect(created.status).toBe(0);
-    const key = lastLine(created.stdout);
-    expect(key).toMatch(new RegExp(`^${KEY.source}$`));
-
-    const listed = petstore(['keys', 'list'], env);
-    expect(listed.status).toBe(0);
-    expect(listed.stdout).toMatch(/ID\s+PREFIX\s+ACCOUNT\s+CREATED\s+LAST USED\s+REVOKED/);
-    expect(listed.stdout).toContain(key.slice(0, 12));
-    expect(listed.stdout).toContain('alice');
-    expect(listed.stdout).not.toContain(key);
-
-    const revoked = petstore(['keys', 'revoke', '1'], env);
-    expect(revoked.status).toBe(0);
-    expect(revoked.stdout).toMatch(/^Revoked key 1 \(psk_\w{8}…\) at \d{4}-/);
-    const listedAfter = petstore(['keys', 'list'], env).stdout;
-    expect(listedAfter).toMatch(/alice\s+\S+\s+-\s+\d{4}-/);
-    const again = petstore(['keys', 'revoke', '1'], env);
-    expect(again.status).toBe(0);
-    expect(again.stdout).toMatch(/^Key 1 \(psk_\w{8}…\) was already revoked at \d{4}-\S+; nothing changed\.$/m);
-    expect(petstore(['keys', 'list'], env).stdout).toBe(listedAfter);
-
-    expect(petstore(['keys', 'create'], env).status).toBe(2);
-    expect(petstore(['keys', 'create', '--account', 'bad name!'], env).status).toBe(1);
-    const missing = petstore(['keys', 'revoke', '99'], env);
-    expect(missing.status).toBe(1);
-    expect(missing.stderr).toMatch(/No API key with id or prefix '99'/);
   });
 
   it('serves: first start makes a key, the CLI works beside the running server, data survives a restart', async ({
@@ -218,23 +186,27 @@ describe('petstore CLI', { timeout: 180_000 }, () => {
     expect(await again.stop('SIGINT')).toBe(0);
   });
 
-  it('serves with `npm start` (the compiled build), as the README says', async ({ databaseUrl }) => {
+  it('serves with `npm start`, as the README says; SIGTERM to npm stops the server, exit 0', async ({ databaseUrl }) => {
     const port = await freePort();
     const child = spawn('npm', ['start', '--silent'], {
       env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
       stdio: ['ignore', 'pipe', 'pipe'],
-      detached: true,
     });
     let output = '';
     child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
+    child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     try {
       const health = await waitForOk(`http://127.0.0.1:${port}/healthz`, 150_000);
       expect(health).toBe(200);
-      // The key is printed once the server listens, so it may reach stdout just after the first answer.
+      // The key is printed once the server listens, so it may show just after the first answer.
       await expect.poll(() => output, { timeout: 30_000, interval: 50 }).toMatch(KEY);
     } finally {
-      process.kill(-(child.pid ?? 0), 'SIGTERM');
+      // npm runs the script through sh; `exec` in it makes the signal reach node, not orphan it.
+      child.kill('SIGTERM');
     }
+    expect(await exited).toBe(0);
+    await expect(fetch(`http://127.0.0.1:${port}/healthz`)).rejects.toThrow();
   }, 180_000);
 
   it('does not make a key on first start in production', async ({ databaseUrl, serve }) => {
@@ -258,5 +230,29 @@ describe('petstore CLI', { timeout: 180_000 }, () => {
     await expect.poll(() => server.output(), { timeout: 30_000, interval: 20 }).toMatch(/"method":"GET","url":"\/v1\/pets","status":401/);
     expect(server.output()).toMatch(/"msg":"Server listening at/);
     expect(await server.stop()).toBe(0);
+  });
+
+  it('writes only JSON lines on stdout; the ready line names version, engine, last migration and the bound address', async ({
+    databaseUrl,
+    serve,
+  }) => {
+    const server = await serve({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'info' });
+    expect(await server.stop()).toBe(0);
+    const lines = server.stdout().trimEnd().split('\n');
+    const parsed = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    const port = new URL(server.origin).port;
+    expect(parsed).toContainEqual(
+      expect.objectContaining({
+        msg: 'ready',
+        version: expect.stringMatching(/^\d+\.\d+\.\d+/),
+        engine: ENGINE,
+        migration: LATEST_MIGRATION,
+        address: `127.0.0.1:${port}`,
+      }),
+    );
+    // The lines for a person, the first key among them, are on stderr.
+    expect(server.stdout()).not.toMatch(KEY);
+    expect(server.output()).toMatch(KEY);
+    expect(server.output()).toContain(`Petstore Gateway is ready at ${server.origin} (listening on 127.0.0.1:${port})`);
   });
 });

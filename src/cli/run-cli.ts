@@ -1,15 +1,11 @@
-import { readFileSync } from 'node:fs';
 import { loadConfig } from '../config/load-config.ts';
+import { appVersion } from '../config/version.ts';
+import { EXIT_CODES } from './exit-codes.ts';
 import { HELP } from './usage.ts';
 import { UsageError } from './usage-error.ts';
 
 const out = (line: string) => process.stdout.write(`${line}\n`);
-const COMMANDS = ['serve', 'migrate', 'keys', 'accounts'];
-
-function version(): string {
-  const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { name: string; version: string };
-  return `${manifest.name} ${manifest.version}`;
-}
+const COMMANDS = ['serve', 'migrate', 'backup', 'keys', 'accounts'];
 
 /** The help text a command line asks for (`help keys`, `keys --help`, `keys revoke -h`), or null when it asks for none. */
 function helpFor(argv: string[]): string | null {
@@ -29,9 +25,11 @@ function topic(words: string[]): string {
   return HELP[''] ?? '';
 }
 
-async function run(argv: string[]): Promise<void> {
+/** Runs one command line; resolves with the exit code (0 unless the command says otherwise). */
+async function run(argv: string[]): Promise<number | undefined> {
   if (argv[0] === '--version' || argv[0] === '-v' || argv[0] === 'version') {
-    out(version());
+    const { name, version } = appVersion();
+    out(`${name} ${version}`);
     return;
   }
   const help = helpFor(argv);
@@ -49,22 +47,28 @@ async function run(argv: string[]): Promise<void> {
     await serve(config);
     return;
   }
-  const [{ openDatabase }, { migrateToLatest }, { keysCommand }, { accountsCommand }] = await Promise.all([
-    import('../db/connection.ts'),
-    import('../db/migrate.ts'),
-    import('./keys-command.ts'),
-    import('./accounts-command.ts'),
-  ]);
+  const [{ openDatabase }, { migrateToLatest }, { migrateCommand }, { backupCommand }, { keysCommand }, { accountsCommand }] =
+    await Promise.all([
+      import('../db/connection.ts'),
+      import('../db/migrate.ts'),
+      import('./migrate-command.ts'),
+      import('./backup-command.ts'),
+      import('./keys-command.ts'),
+      import('./accounts-command.ts'),
+    ]);
   const database = openDatabase(config.database);
   const { db } = database;
   try {
     await database.check();
-    const { applied } = await migrateToLatest(db);
-    if (command === 'migrate') {
-      out(applied.length > 0 ? `Applied ${applied.length} migration(s): ${applied.join(', ')}.` : 'The database is up to date.');
-      return;
+    if (command === 'migrate') return await migrateCommand(db, args, out);
+    // A backup copies the database as it is, migrated or not.
+    if (command === 'backup') await backupCommand(database, args, out);
+    else {
+      // keys and accounts migrate as the server does, or refuse as it does (MIGRATE_ON_START=false).
+      await migrateToLatest(db, { apply: config.migrateOnStart });
+      await (command === 'accounts' ? accountsCommand : keysCommand)(db, args, out);
     }
-    await (command === 'accounts' ? accountsCommand : keysCommand)(db, args, out);
+    return undefined;
   } finally {
     await db.destroy();
   }
@@ -73,12 +77,12 @@ async function run(argv: string[]): Promise<void> {
 /** Runs the CLI; errors become one clear line and an exit code (2 for a wrong command line, else 1), never a stack. */
 export async function runCli(argv: string[]): Promise<void> {
   try {
-    await run(argv);
+    process.exitCode = (await run(argv)) ?? EXIT_CODES.ok;
   } catch (error) {
     const usage =
       error instanceof UsageError || (error instanceof Error && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS'));
     const message = error instanceof Error ? error.message : String(error);
     process.stderr.write(usage ? `petstore: ${message}\n\n${HELP[''] ?? ''}\n` : `petstore: ${message}\n`);
-    process.exitCode = usage ? 2 : 1;
+    process.exitCode = usage ? EXIT_CODES.usage : EXIT_CODES.failed;
   }
 }

@@ -1,3 +1,4 @@
+import { EXIT_CODES } from './exit-codes.ts';
 import { KEY_CHANGES_POLL_MS } from '../db/data-version.ts';
 import { ACCOUNT_NAME_RULE } from '../services/api-keys/key-format.ts';
 import { KEY_USAGE_FLUSH_MS } from '../services/api-keys/key-usage.ts';
@@ -11,7 +12,8 @@ export const HELP: Record<string, string> = {
 
 Commands:
   serve                          Start the server (what \`npm start\` runs)
-  migrate                        Apply pending database migrations
+  migrate [--check]              Apply pending database migrations (--check: only list them)
+  backup PATH                    Copy the SQLite database to a new file while it serves
   keys create --account NAME     Create an API key (and the account when new); the key is the last line
   keys list                      List keys: id, prefix, account, created, last used, revoked
   keys revoke ID                 Revoke a key by id or prefix
@@ -31,10 +33,21 @@ On the first start with an empty database (not in production) it creates account
 
 Configured by environment variables (PORT, HOST, DATABASE_URL, LOG_LEVEL, ...);
 see docs/configuration.md.`,
-  migrate: `Usage: petstore migrate
+  migrate: `Usage: petstore migrate [--check]
 
-Applies pending database migrations and says which ran. Safe to run while a
-server uses the same database; the server also migrates when it starts.`,
+Applies pending database migrations, then lists every migration by name: when
+it was applied, or "applied by a newer release" for one this release does not
+know (it serves on that schema: see Upgrading in docs/operations.md). Safe to
+run while servers use the same database; servers also migrate when they start,
+unless MIGRATE_ON_START=false.
+
+  --check    Apply nothing: list, and exit ${EXIT_CODES.pending} when some are pending, 0 when none`,
+  backup: `Usage: petstore backup PATH
+
+Writes a consistent copy of the SQLite database to PATH, a new file, while
+servers keep serving (VACUUM INTO: one snapshot, whole or nothing). Restore by
+stopping the servers and putting the copy in place of the database file (see
+Backup and restore in docs/operations.md). On PostgreSQL use pg_dump.`,
   keys: `Usage: petstore keys <create|list|revoke>
 
   keys create --account NAME     Create an API key (and the account when new)

@@ -51,7 +51,10 @@ export async function freePort(): Promise<number> {
 export interface RunningServer {
   origin: string;
   process: ChildProcess;
+  /** stdout and stderr as they arrived. */
   output(): string;
+  /** stdout alone: the JSON log lines. */
+  stdout(): string;
   /** Sends the signal and resolves with the exit code. */
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
@@ -67,7 +70,11 @@ export async function startServer(env: Record<string, string>): Promise<RunningS
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
-  child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
+  let stdout = '';
+  child.stdout?.on('data', (d: Buffer) => {
+    output += d.toString();
+    stdout += d.toString();
+  });
   child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const origin = `http://127.0.0.1:${port}`;
@@ -81,6 +88,7 @@ export async function startServer(env: Record<string, string>): Promise<RunningS
     origin,
     process: child,
     output: () => output,
+    stdout: () => stdout,
     stop: (signal = 'SIGTERM') => {
       child.kill(signal);
       return exited;

@@ -8,6 +8,7 @@ import * as postgresDropOrderComplete from './postgres/0005-drop-order-complete.
 import * as postgresKeyEpoch from './postgres/0006-key-epoch.ts';
 import * as postgresKeyNamesAndDisabledAccounts from './postgres/0007-key-names-and-disabled-accounts.ts';
 import * as postgresRowCounts from './postgres/0008-row-counts.ts';
+import * as postgresMessageTraceParent from './postgres/0009-message-trace-parent.ts';
 import * as sqliteInitial from './sqlite/0001-initial.ts';
 import * as sqliteOrdersAndDelivery from './sqlite/0002-orders-and-delivery.ts';
 import * as sqliteIdempotencyKeys from './sqlite/0003-idempotency-keys.ts';
@@ -16,6 +17,7 @@ import * as sqliteDropOrderComplete from './sqlite/0005-drop-order-complete.ts';
 import * as sqliteKeyEpoch from './sqlite/0006-key-epoch.ts';
 import * as sqliteKeyNamesAndDisabledAccounts from './sqlite/0007-key-names-and-disabled-accounts.ts';
 import * as sqliteRowCounts from './sqlite/0008-row-counts.ts';
+import * as sqliteMessageTraceParent from './sqlite/0009-message-trace-parent.ts';
 
 /**
  * Listed by hand so migrations ship inside the program, with no file-system scan at startup.
@@ -32,6 +34,7 @@ export const migrations: Record<Engine, Record<string, Migration>> = {
     '0006-key-epoch': sqliteKeyEpoch,
     '0007-key-names-and-disabled-accounts': sqliteKeyNamesAndDisabledAccounts,
     '0008-row-counts': sqliteRowCounts,
+    '0009-message-trace-parent': sqliteMessageTraceParent,
   },
   postgres: {
     '0001-initial': postgresInitial,
@@ -42,5 +45,16 @@ export const migrations: Record<Engine, Record<string, Migration>> = {
     '0006-key-epoch': postgresKeyEpoch,
     '0007-key-names-and-disabled-accounts': postgresKeyNamesAndDisabledAccounts,
     '0008-row-counts': postgresRowCounts,
+    '0009-message-trace-parent': postgresMessageTraceParent,
   },
 };
+
+/**
+ * Contract steps: migrations allowed to drop or rename a table or column, or change a column's
+ * type (test/db/migration-lint.test.ts refuses any other that does). Each removes only what an
+ * earlier release already stopped using (docs/operations.md, Upgrading).
+ */
+export const contractSteps: ReadonlySet<string> = new Set([
+  // orders.complete: unused since release 0.1.0 derived it from status.
+  '0005-drop-order-complete',
+]);

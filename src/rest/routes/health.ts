@@ -14,7 +14,7 @@ export const healthRoutes: FastifyPluginAsync<{ db: Kysely<Database> }> = async 
   app.get(
     '/healthz',
     {
-      config: { unmetered: true },
+      config: { probe: true },
       schema: {
         operationId: 'healthz',
         summary: 'Alive',
@@ -29,7 +29,7 @@ export const healthRoutes: FastifyPluginAsync<{ db: Kysely<Database> }> = async 
   app.get(
     '/readyz',
     {
-      config: { unmetered: true },
+      config: { probe: true },
       schema: {
         operationId: 'readyz',
         summary: 'Ready: the database answers and the server is not shutting down',
