@@ -1,6 +1,7 @@
 // Databases for the bench: migrated by the project's own code, one key, and `pets` pets.
 // SQLite: a file in the run's folder. PostgreSQL: a database of its own on the server
 // BENCH_POSTGRES_URL names (default postgres://127.0.0.1:5432/postgres), dropped afterwards.
+import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
@@ -30,7 +31,17 @@ async function admin<T>(run: (client: pg.Client) => Promise<T>): Promise<T> {
   }
 }
 
-async function migrateWithKey(url: string): Promise<string> {
+/**
+ * Migrates with this checkout's code, or with another build's CLI (`cli`: its dist/cli/main.js),
+ * whose release may know fewer migrations; then makes one key. Resolves with the key.
+ */
+async function migrateWithKey(url: string, cli?: string): Promise<string> {
+  if (cli) {
+    const run = (args: string[]) =>
+      execFileSync(process.execPath, [cli, ...args], { env: { ...process.env, DATABASE_URL: url, LOG_LEVEL: 'warn' }, encoding: 'utf8' });
+    run(['migrate']);
+    return run(['keys', 'create', '--account', 'bench']).trim().split('\n').at(-1) ?? '';
+  }
   const { db } = openDatabase(loadConfig({ DATABASE_URL: url }).database);
   try {
     await migrateToLatest(db);
@@ -42,11 +53,12 @@ async function migrateWithKey(url: string): Promise<string> {
 
 const STATUSES = ['available', 'pending', 'sold'];
 
-export async function benchDatabase(engine: BenchEngine, dir: string, name: string, pets: number): Promise<BenchDatabase> {
+/** `cli`: migrate with that build (a baseline's) instead of this checkout's code. */
+export async function benchDatabase(engine: BenchEngine, dir: string, name: string, pets: number, cli?: string): Promise<BenchDatabase> {
   const at = new Date().toISOString();
   if (engine === 'sqlite') {
     const url = join(dir, `${name}.db`);
-    const key = await migrateWithKey(url);
+    const key = await migrateWithKey(url, cli);
     const raw = new SQLite(url);
     const insert = raw.prepare('insert into pets (name, category_id, status, created_at) values (?, ?, ?, ?)');
     raw.transaction(() => {
@@ -60,7 +72,7 @@ export async function benchDatabase(engine: BenchEngine, dir: string, name: stri
   await admin((client) => client.query(`drop database if exists ${database}`).then(() => client.query(`create database ${database}`)));
   const url = new URL(ADMIN_URL);
   url.pathname = `/${database}`;
-  const key = await migrateWithKey(url.toString());
+  const key = await migrateWithKey(url.toString(), cli);
   const client = new pg.Client({ connectionString: url.toString() });
   await client.connect();
   await client.query(

@@ -1,6 +1,6 @@
 import { execFileSync, spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '../test/helpers/cli.ts';
@@ -40,10 +40,10 @@ function rssMb(pid: number): number {
   }
 }
 
-async function launch(name: string, args: string[], env: Record<string, string>): Promise<BenchServer> {
+async function launch(name: string, args: string[], env: Record<string, string>, cwd = root): Promise<BenchServer> {
   const port = await freePort();
   const child = spawn(process.execPath, args, {
-    cwd: root,
+    cwd,
     env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
@@ -74,29 +74,50 @@ async function launch(name: string, args: string[], env: Record<string, string>)
   };
 }
 
-/** Compiles the server as `npm start` does. */
-export function buildProject(): void {
-  execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(root, 'tsconfig.build.json')], {
+/** Compiles the server at `dir` (this checkout by default) as a production install does. */
+export function buildProject(dir = root): void {
+  execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(dir, 'tsconfig.build.json')], {
     stdio: 'inherit',
   });
 }
 
-/** The Node flags of `npm start` (`node <flags> dist/cli/main.js serve`), so the bench runs what users run. */
+/**
+ * Another revision's sources, built, in `into`: `git archive` of REV (nothing in .git changes),
+ * compiled against this checkout's node_modules. A baseline for comparing builds side by side.
+ */
+export function buildRevision(rev: string, into: string): string {
+  mkdirSync(into, { recursive: true });
+  const archive = execFileSync('git', ['archive', '--format=tar', rev], { cwd: root, maxBuffer: 256 * 1024 * 1024 });
+  execFileSync('tar', ['-x', '-C', into], { input: archive });
+  symlinkSync(join(root, 'node_modules'), join(into, 'node_modules'));
+  buildProject(into);
+  return into;
+}
+
+/** The Node flags of `npm start` (`exec node <flags> bin/petstore.js serve`), so the bench runs what users run. */
 function startNodeFlags(): string[] {
   const { scripts } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: { start: string } };
-  const match = /\bnode ((?:--\S+ )*)dist\/cli\/main\.js serve/.exec(scripts.start);
+  const match = /\bnode ((?:--\S+ )*)bin\/petstore\.js serve/.exec(scripts.start);
   if (!match) throw new Error(`cannot read the node flags from the start script: ${scripts.start}`);
   return match[1]?.trim().split(' ').filter(Boolean) ?? [];
 }
 
-/** The real server as `npm start` runs it in production (the compiled build, the same Node flags), rate limit off. */
-export function startProject(databaseUrl: string): Promise<BenchServer> {
-  return launch('project', [...startNodeFlags(), join(root, 'dist/cli/main.js'), 'serve'], {
-    DATABASE_URL: databaseUrl,
-    NODE_ENV: 'production',
-    RATE_LIMIT_PER_MINUTE: '0',
-    MESSAGE_DELIVERY: 'false',
-  });
+export interface ProjectOptions {
+  /** The checkout whose dist/ runs: this one by default, or a baseline's (buildRevision). */
+  dir?: string;
+  /** Settings on top of the bench's own. */
+  env?: Record<string, string>;
+  name?: string;
+}
+
+/** The real server as a production install's `npm start` runs it (the compiled build, the same Node flags), rate limit off. */
+export function startProject(databaseUrl: string, { dir = root, env = {}, name = 'project' }: ProjectOptions = {}): Promise<BenchServer> {
+  return launch(
+    name,
+    [...startNodeFlags(), join(dir, 'dist/cli/main.js'), 'serve'],
+    { DATABASE_URL: databaseUrl, NODE_ENV: 'production', RATE_LIMIT_PER_MINUTE: '0', MESSAGE_DELIVERY: 'false', ...env },
+    dir,
+  );
 }
 
 export function startFloor(databaseUrl: string): Promise<BenchServer> {

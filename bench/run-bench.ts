@@ -1,4 +1,5 @@
 // npm run bench [-- --engine sqlite|postgres --duration 10 --connections 32 --rounds 3 --smoke]
+// npm run bench -- --baseline-rev REV | --baseline-env K=V,… [--env K=V,… --only NAME,…]: builds compared (compare-builds.ts)
 // Floor and project are measured in the same run, interleaved, and compared by ratio:
 // absolute numbers on a shared machine mean little, ratios measured side by side do. Server
 // CPU time per request (user + system, from /proc) is the steadier yardstick; req/s is
@@ -7,12 +8,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import autocannon from 'autocannon';
 import { petCursor } from '../src/services/pets/index.ts';
 import { benchDatabase } from './bench-database.ts';
 import type { BenchDatabase, BenchEngine } from './bench-database.ts';
-import { buildProject, cpuMicros, startFloor, startProject, startYogaCeiling } from './bench-servers.ts';
-import type { BenchServer } from './bench-servers.ts';
+import { faulty, fmt, gql, least, load, median, sideBySide } from './bench-load.ts';
+import type { LoadSettings, Request, Run } from './bench-load.ts';
+import { buildProject, startFloor, startProject, startYogaCeiling } from './bench-servers.ts';
+import { compareBuilds } from './compare-builds.ts';
 
 const { values } = parseArgs({
   options: {
@@ -24,6 +26,10 @@ const { values } = parseArgs({
     'scale-pets': { type: 'string', default: '1000000' },
     'scale-only': { type: 'boolean', default: false },
     smoke: { type: 'boolean', default: false },
+    'baseline-rev': { type: 'string' },
+    'baseline-env': { type: 'string', default: '' },
+    env: { type: 'string', default: '' },
+    only: { type: 'string', default: '' },
   },
 });
 if (values.engine !== 'sqlite' && values.engine !== 'postgres')
@@ -36,37 +42,32 @@ const rounds = smoke ? 1 : Number(values.rounds);
 const petCount = smoke ? 500 : Number(values.pets);
 const scalePets = smoke ? 20_000 : Number(values['scale-pets']);
 const scaleOnly = values['scale-only'] ?? false;
+const settings: LoadSettings = { connections, duration, rounds };
 
-interface Request {
-  method: 'GET' | 'POST';
-  path: string;
-  body?: string;
-  auth?: boolean;
+/** `K=V,K=V` as an environment. */
+function envList(text: string): Record<string, string> {
+  return Object.fromEntries(
+    text
+      .split(',')
+      .filter(Boolean)
+      .map((pair) => {
+        const at = pair.indexOf('=');
+        if (at < 1) throw new Error(`expected K=V, got ${pair}`);
+        return [pair.slice(0, at), pair.slice(at + 1)];
+      }),
+  );
 }
+const baselineEnv = envList(values['baseline-env'] ?? '');
+const projectEnv = envList(values.env ?? '');
+const comparing = values['baseline-rev'] !== undefined || Object.keys(baselineEnv).length > 0 || Object.keys(projectEnv).length > 0;
+
 interface Scenario {
   name: string;
   floor: Request;
   project: Request;
   expectStatus: 2 | 4;
 }
-interface Run {
-  rps: number;
-  /** Server CPU time per request, µs. */
-  cpu: number;
-  /** Mean latency, ms with decimals (p50/p99 are whole ms). */
-  mean: number;
-  p50: number;
-  p99: number;
-  errors: number;
-  unexpected: number;
-}
-interface Side {
-  server: BenchServer;
-  request: Request;
-  key: string;
-}
 
-const gql = (query: string): Request => ({ method: 'POST', path: '/graphql', body: JSON.stringify({ query }) });
 const list: Request = { method: 'GET', path: '/v1/pets?limit=20' };
 const gqlList = gql('{ pets(first: 20) { nodes { id name categoryId status } } }');
 const create: Request = { method: 'POST', path: '/v1/pets', body: JSON.stringify({ name: 'Bench', categoryId: 7 }) };
@@ -94,53 +95,6 @@ const scenarios: Scenario[] = [
   },
 ];
 
-async function load({ server, request, key }: Side, seconds: number, expectStatus: 2 | 4, conns = connections): Promise<Run> {
-  let unexpected = 0;
-  const cpuBefore = cpuMicros(server.process.pid ?? 0);
-  const result = await autocannon({
-    url: `${server.origin}${request.path}`,
-    method: request.method,
-    connections: conns,
-    pipelining: 1,
-    duration: seconds,
-    headers: { 'content-type': 'application/json', ...(request.auth === false ? {} : { authorization: `Bearer ${key}` }) },
-    ...(request.body ? { body: request.body } : {}),
-    setupClient: (client) => {
-      client.on('response', (statusCode: number) => {
-        if (Math.floor(statusCode / 100) !== expectStatus) unexpected++;
-      });
-    },
-  });
-  const cpu = cpuMicros(server.process.pid ?? 0) - cpuBefore;
-  return {
-    rps: result.requests.average,
-    cpu: result.requests.total > 0 ? cpu / result.requests.total : 0,
-    mean: result.latency.mean,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    errors: result.errors + result.timeouts,
-    unexpected,
-  };
-}
-
-/** A warm-up (JIT, caches, connections; not measured), then interleaved rounds: a, b, a, b … */
-async function sideBySide(a: Side, b: Side, expectStatus: 2 | 4): Promise<[Run[], Run[]]> {
-  for (const side of [a, b]) await load(side, Math.min(2, duration), expectStatus);
-  const ra: Run[] = [];
-  const rb: Run[] = [];
-  for (let r = 0; r < rounds; r++) {
-    ra.push(await load(a, duration, expectStatus));
-    rb.push(await load(b, duration, expectStatus));
-  }
-  return [ra, rb];
-}
-
-const faulty = (runs: Run[]) => runs.reduce((s, x) => s + x.errors + x.unexpected, 0);
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
-// CPU per request is taken as the least of the rounds: noise on a shared machine only adds.
-const least = (xs: number[]) => Math.min(...xs);
-const fmt = (n: number, digits = 0) => n.toFixed(digits);
-
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'petstore-bench-'));
   const databases: BenchDatabase[] = [];
@@ -150,6 +104,24 @@ async function main(): Promise<void> {
       `Bench on ${engine}: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, node ${process.version}; ${connections} connections, ${duration} s × ${rounds} rounds, ${petCount} pets${smoke ? ' (smoke)' : ''}`,
     );
     buildProject();
+    if (comparing) {
+      const baseline = { rev: values['baseline-rev'], env: baselineEnv };
+      const only = (values.only ?? '').split(',').filter(Boolean);
+      const chosen = only.length > 0 ? scenarios.filter((s) => only.some((name) => s.name.includes(name))) : scenarios;
+      await compareBuilds({
+        engine,
+        dir,
+        petCount,
+        settings,
+        baseline,
+        projectEnv,
+        scenarios: chosen,
+        orders: only.length === 0,
+        databases,
+        failures,
+      });
+      return;
+    }
     if (!scaleOnly) await sideBySideScenarios(dir, databases, failures);
     await scale(dir, databases, failures);
   } finally {
@@ -176,6 +148,7 @@ async function sideBySideScenarios(dir: string, databases: BenchDatabase[], fail
       { server: floor, request: scenario.floor, key: floorDb.key },
       { server: project, request: scenario.project, key: projectDb.key },
       scenario.expectStatus,
+      settings,
     );
     const pr = {
       rps: median(p.map((x) => x.rps)),
@@ -201,6 +174,7 @@ async function sideBySideScenarios(dir: string, databases: BenchDatabase[], fail
     { server: project, request: gql('{ orders(first: 100) { nodes { id status petId } } }'), key: projectDb.key },
     { server: project, request: gql('{ orders(first: 100) { nodes { id status pet { id name status } } } }'), key: projectDb.key },
     2,
+    settings,
   );
   if (faulty(bare) + faulty(related) > 0) failures.push('orders with pets');
   const [bareCpu, relatedCpu] = [least(bare.map((x) => x.cpu)), least(related.map((x) => x.cpu))];
@@ -215,6 +189,7 @@ async function sideBySideScenarios(dir: string, databases: BenchDatabase[], fail
     { server: floor, request: list, key: floorDb.key },
     { server: ceiling, request: gqlList, key: floorDb.key },
     2,
+    settings,
   );
   if (faulty(f) + faulty(y) > 0) failures.push('yoga ceiling');
   await ceiling.stop();
@@ -255,11 +230,12 @@ async function scale(dir: string, databases: BenchDatabase[], failures: string[]
     ['deep page, status=sold', `/v1/pets?limit=20&status=sold&cursor=${deep}`],
   ];
   const latency: Record<string, number> = {};
-  for (const [, path] of pages) await load({ server: big, request: { method: 'GET', path }, key: scaleDb.key }, Math.min(2, duration), 2);
+  for (const [, path] of pages)
+    await load({ server: big, request: { method: 'GET', path }, key: scaleDb.key }, Math.min(2, duration), 2, connections);
   for (const [label, path] of pages) {
     const runs: Run[] = [];
     for (let r = 0; r < rounds; r++)
-      runs.push(await load({ server: big, request: { method: 'GET', path }, key: scaleDb.key }, duration, 2));
+      runs.push(await load({ server: big, request: { method: 'GET', path }, key: scaleDb.key }, duration, 2, connections));
     latency[label] = median(runs.map((x) => x.mean));
     if (runs.some((x) => x.errors + x.unexpected > 0)) failures.push(label);
   }

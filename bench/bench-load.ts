@@ -1,0 +1,86 @@
+// The load generator and the statistics both bench modes share: autocannon against one server,
+// server CPU time per request from /proc, and interleaved rounds of two servers.
+import autocannon from 'autocannon';
+import { cpuMicros } from './bench-servers.ts';
+import type { BenchServer } from './bench-servers.ts';
+
+export interface Request {
+  method: 'GET' | 'POST';
+  path: string;
+  body?: string;
+  auth?: boolean;
+}
+
+export interface Run {
+  rps: number;
+  /** Server CPU time per request, µs. */
+  cpu: number;
+  /** Mean latency, ms with decimals (p50/p99 are whole ms). */
+  mean: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  unexpected: number;
+}
+
+export interface Side {
+  server: BenchServer;
+  request: Request;
+  key: string;
+}
+
+export interface LoadSettings {
+  connections: number;
+  /** Seconds per round. */
+  duration: number;
+  rounds: number;
+}
+
+export const gql = (query: string): Request => ({ method: 'POST', path: '/graphql', body: JSON.stringify({ query }) });
+
+export async function load({ server, request, key }: Side, seconds: number, expectStatus: 2 | 4, connections: number): Promise<Run> {
+  let unexpected = 0;
+  const cpuBefore = cpuMicros(server.process.pid ?? 0);
+  const result = await autocannon({
+    url: `${server.origin}${request.path}`,
+    method: request.method,
+    connections,
+    pipelining: 1,
+    duration: seconds,
+    headers: { 'content-type': 'application/json', ...(request.auth === false ? {} : { authorization: `Bearer ${key}` }) },
+    ...(request.body ? { body: request.body } : {}),
+    setupClient: (client) => {
+      client.on('response', (statusCode: number) => {
+        if (Math.floor(statusCode / 100) !== expectStatus) unexpected++;
+      });
+    },
+  });
+  const cpu = cpuMicros(server.process.pid ?? 0) - cpuBefore;
+  return {
+    rps: result.requests.average,
+    cpu: result.requests.total > 0 ? cpu / result.requests.total : 0,
+    mean: result.latency.mean,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.timeouts,
+    unexpected,
+  };
+}
+
+/** A warm-up (JIT, caches, connections; not measured), then interleaved rounds: a, b, a, b … */
+export async function sideBySide(a: Side, b: Side, expectStatus: 2 | 4, settings: LoadSettings): Promise<[Run[], Run[]]> {
+  for (const side of [a, b]) await load(side, Math.min(2, settings.duration), expectStatus, settings.connections);
+  const ra: Run[] = [];
+  const rb: Run[] = [];
+  for (let r = 0; r < settings.rounds; r++) {
+    ra.push(await load(a, settings.duration, expectStatus, settings.connections));
+    rb.push(await load(b, settings.duration, expectStatus, settings.connections));
+  }
+  return [ra, rb];
+}
+
+export const faulty = (runs: Run[]) => runs.reduce((s, x) => s + x.errors + x.unexpected, 0);
+export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
+/** CPU per request is taken as the least of the rounds: noise on a shared machine only adds. */
+export const least = (xs: number[]) => Math.min(...xs);
+export const fmt = (n: number, digits = 0) => n.toFixed(digits);
