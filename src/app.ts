@@ -1,8 +1,10 @@
+import type { Server } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from './config/load-config.ts';
 import { openDatabase } from './db/connection.ts';
 import type { OpenDatabase } from './db/connection.ts';
 import { migrateToLatest } from './db/migrate.ts';
+import type { MigrationOutcome, MigrationStatus } from './db/migrate.ts';
 import { startDelivery } from './delivery/start-delivery.ts';
 import { mountGraphQL } from './graphql/mount-graphql.ts';
 import { createFastify } from './http/create-fastify.ts';
@@ -14,6 +16,20 @@ import { useHttpEdge } from './http/use-http-edge.ts';
 import { mountRest } from './rest/mount-rest.ts';
 import { createKeyVerifier } from './services/api-keys/index.ts';
 import { createLiveFeed } from './services/live/live-feed.ts';
+import { outboxBacklog } from './services/messages/index.ts';
+import { metricsListener, stopScrapes } from './telemetry/metrics-listener.ts';
+import type { Metrics } from './telemetry/metrics-types.ts';
+import { startTelemetry } from './telemetry/start-telemetry.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Where the database's schema stood once the app was built (migrated, or found current). */
+    schemaStatus: MigrationStatus;
+    metrics: Metrics;
+    /** GET /metrics, built but not listening (server.ts opens it on METRICS_PORT); null while metrics are off. */
+    metricsListener: Server | null;
+  }
+}
 
 export interface AppOptions {
   config: Config;
@@ -26,28 +42,42 @@ export interface AppOptions {
 /** Builds the whole server on the configured database, migrated, without listening. Closing it closes the database. */
 export async function createApp({ config, database = openDatabase(config.database), logStream }: AppOptions): Promise<FastifyInstance> {
   const { db, dataVersion } = database;
+  let migrated: MigrationOutcome;
   try {
     await database.check();
-    await migrateToLatest(db);
+    migrated = await migrateToLatest(db, { apply: config.migrateOnStart });
+    await database.syncDataVersion();
   } catch (error) {
     await db.destroy();
     throw error;
   }
-  const verifier = createKeyVerifier(db, dataVersion);
-  const { app, log } = createFastify(config, logStream);
+  const { metrics, tracing } = await startTelemetry(config, database);
+  const verifier = createKeyVerifier(db, dataVersion, { onLookup: metrics.keyLookup });
+  const { app, log } = createFastify(config, { logStream, metrics });
+  app.decorate('schemaStatus', migrated.status);
+  app.decorate('metrics', metrics);
+  app.decorate('metricsListener', metrics.enabled ? metricsListener(metrics) : null);
+  if (migrated.applied.length > 0) app.log.info({ migrations: migrated.applied }, 'applied database migrations');
+  if (migrated.status.newer.length > 0) {
+    app.log.warn(
+      { migrations: migrated.status.newer },
+      "the database has migrations of a newer release; serving on its schema, which only added to this release's",
+    );
+  }
   const limiter = config.redis ? await createRedisRateLimiter({ ...config.redis, log: app.log }) : createRateLimiter();
-  const limits = rateLimitChecks(limiter, config.rateLimit);
+  const limits = rateLimitChecks(limiter, config.rateLimit, metrics);
   if (!config.redis && database.engine === 'postgres' && config.rateLimit.perKey > 0) {
     app.log.warn(
       'rate limits are counted per instance: several instances on one PostgreSQL each allow the full budget; set REDIS_URL to share them',
     );
   }
 
-  await useHttpEdge(app, { config, verifier, limits });
+  await useHttpEdge(app, { config, verifier, limits, tracing: tracing !== null });
   const live = createLiveFeed(db, {
     ...config.subscriptions,
     onError: (error) => app.log.warn({ err: error }, 'live updates: reading the database failed; retrying at the next poll'),
   });
+  metrics.observe({ pool: database.poolStats, subscriptions: live.openCount, outbox: () => outboxBacklog(db) });
   app.onListenerClosed(() => live.close());
   app.addHook('preClose', () => live.close());
   await mountGraphQL(app, {
@@ -61,15 +91,21 @@ export async function createApp({ config, database = openDatabase(config.databas
     jit: config.graphqlJit,
     fastPath: config.graphqlFastPath,
     messageQuota: ({ req, reply }, count) => limits.message(req, reply, count),
+    metrics,
+    tracing: tracing !== null,
   });
   await mountRest(app, { db, config, limits });
 
-  const worker = startDelivery(db, config.delivery, app.log.child({ component: 'delivery' }));
+  const worker = startDelivery(db, config.delivery, app.log.child({ component: 'delivery' }), { metrics, tracing: tracing !== null });
   app.addHook('onClose', async () => {
+    if (app.metricsListener) await stopScrapes(app.metricsListener);
+    metrics.close();
     await worker?.stop();
     await verifier.close();
     await limiter.close();
     await db.destroy();
+    // After the worker and the requests: their last spans are sent too.
+    await tracing?.shutdown();
     log?.flushSync();
   });
   await app.ready();

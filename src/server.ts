@@ -1,7 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { createApp } from './app.ts';
 import type { Config } from './config/load-config.ts';
+import { appVersion } from './config/version.ts';
 import { openDatabase } from './db/connection.ts';
+import { listenForScrapes } from './telemetry/metrics-listener.ts';
 import { anyUsableKey, ensureFirstKey } from './services/api-keys/index.ts';
 
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -14,22 +16,31 @@ function localOrigin(app: FastifyInstance, config: Config): string {
   return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 }
 
-/** A listen failure in words a person can act on, naming the setting to change. */
-function listenFailure(error: unknown, { port, host }: Config): Error {
+/** A listen failure in words a person can act on, naming the setting to change (PORT and HOST, or METRICS_PORT and METRICS_HOST). */
+function listenFailure(error: unknown, { port, host }: { port: number; host: string }, setting: 'PORT' | 'METRICS_PORT' = 'PORT'): Error {
   const code = error instanceof Error && 'code' in error ? String(error.code) : '';
+  const hostSetting = setting === 'PORT' ? 'HOST' : 'METRICS_HOST';
   const reasons: Record<string, string> = {
-    EADDRINUSE: `port ${port} is already in use on ${host}. Stop the program using it, or pick another port: PORT=<port> (PORT=0 takes any free port).`,
-    EACCES: `this user may not listen on port ${port} (ports below 1024 need privileges). Pick another port: PORT=<port>.`,
-    EADDRNOTAVAIL: `HOST ${host} is not an address of this machine. Use HOST=0.0.0.0 (every interface) or HOST=127.0.0.1.`,
-    ENOTFOUND: `HOST ${host} does not resolve to an address. Use HOST=0.0.0.0 (every interface) or HOST=127.0.0.1.`,
+    EADDRINUSE: `port ${port} is already in use on ${host}. Stop the program using it, or pick another port: ${setting}=<port> (${setting}=0 takes any free port).`,
+    EACCES: `this user may not listen on port ${port} (ports below 1024 need privileges). Pick another port: ${setting}=<port>.`,
+    EADDRNOTAVAIL: `${hostSetting} ${host} is not an address of this machine. Use ${hostSetting}=0.0.0.0 (every interface) or ${hostSetting}=127.0.0.1.`,
+    ENOTFOUND: `${hostSetting} ${host} does not resolve to an address. Use ${hostSetting}=0.0.0.0 (every interface) or ${hostSetting}=127.0.0.1.`,
   };
   const reason = reasons[code] ?? (error instanceof Error ? error.message : String(error));
-  return new Error(`cannot start the server: ${reason}`, { cause: error });
+  return new Error(`cannot start the ${setting === 'PORT' ? 'server' : 'metrics listener'}: ${reason}`, { cause: error });
 }
 
+/** What the listener is bound to, as the OS reports it. */
+function boundAddress(app: FastifyInstance): string {
+  const address = app.server.address();
+  if (typeof address !== 'object' || !address) return String(address);
+  return `${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
+}
+
+// Lines for a person go to stderr: stdout carries only the JSON log lines, for log shippers.
 function printFirstKey(app: FastifyInstance, config: Config, key: string): void {
   const origin = localOrigin(app, config);
-  process.stdout.write(
+  process.stderr.write(
     [
       '',
       'First start: created account "default" with this API key (shown once, not stored):',
@@ -54,11 +65,17 @@ function printFirstKey(app: FastifyInstance, config: Config, key: string): void 
 export async function serve(config: Config): Promise<FastifyInstance> {
   const database = openDatabase(config.database);
   const app = await createApp({ config, database });
+  let metricsAddress: string | null = null;
   try {
     await app.listen({ port: config.port, host: config.host });
+    if (app.metricsListener && config.metrics.port !== null) {
+      metricsAddress = await listenForScrapes(app.metricsListener, config.metrics.port, config.metrics.host).catch((error: unknown) => {
+        throw listenFailure(error, { port: config.metrics.port ?? 0, host: config.metrics.host }, 'METRICS_PORT');
+      });
+    }
   } catch (error) {
     await app.close();
-    throw listenFailure(error, config);
+    throw error instanceof Error && error.message.startsWith('cannot start') ? error : listenFailure(error, config);
   }
   try {
     const first = config.nodeEnv === 'production' ? null : await ensureFirstKey(database.db);
@@ -67,8 +84,23 @@ export async function serve(config: Config): Promise<FastifyInstance> {
     else if (!(await anyUsableKey(database.db))) {
       app.log.warn('no usable API key exists yet: every request will be refused. Create one with: npx petstore keys create --account NAME');
     }
+    const { version } = appVersion();
+    const { applied } = app.schemaStatus;
+    const ready = {
+      version,
+      engine: database.engine,
+      migration: applied.at(-1)?.name ?? null,
+      address: boundAddress(app),
+      ...(metricsAddress ? { metrics: metricsAddress } : {}),
+      tracing: config.tracing.exporter ?? 'off',
+    };
+    app.log.info(ready, 'ready');
     // One line for a person (and for scripts that wait on it): start-up, first key included, is done.
-    process.stdout.write(`Petstore Gateway is ready at ${localOrigin(app, config)}, on ${database.label}.\n`);
+    process.stderr.write(
+      `Petstore Gateway is ready at ${localOrigin(app, config)} (listening on ${ready.address}): ` +
+        `version ${version}, ${database.label}, schema at ${ready.migration}` +
+        `${metricsAddress ? `; metrics at http://${metricsAddress}/metrics` : ''}.\n`,
+    );
   } catch (error) {
     await app.close();
     throw error;

@@ -1,10 +1,19 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from './helpers/fixtures.ts';
+import { KEY_CHANGES_POLL_MS } from '../src/db/data-version.ts';
 import { errorCatalogue } from '../src/errors/index.ts';
+import { KEY_USAGE_FLUSH_MS } from '../src/services/api-keys/key-usage.ts';
 
 const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
 const restApi = readFileSync(new URL('../docs/rest-api.md', import.meta.url), 'utf8');
+const pages = ['README.md', ...readdirSync(new URL('../docs/', import.meta.url)).map((name) => `docs/${name}`)];
+/** Every line of README and docs/, with where it is. */
+const docLines = pages.flatMap((page) =>
+  readFileSync(new URL(`../${page}`, import.meta.url), 'utf8')
+    .split('\n')
+    .map((text, i) => ({ at: `${page}:${i + 1}`, text })),
+);
 
 interface Step {
   command: string;
@@ -48,6 +57,28 @@ describe('README', () => {
     expect(links.length).toBeGreaterThanOrEqual(7);
     for (const link of links) expect(existsSync(new URL(`../${link}`, import.meta.url)), link).toBe(true);
     expect(Buffer.byteLength(readme)).toBeLessThanOrEqual(8 * 1024);
+  });
+});
+
+// The docs repeat two numbers where readers need them; the code holds each once, and this holds
+// every copy to it.
+describe('the docs state the key-change bound and the key-usage flush as the code sets them', () => {
+  it(`a key revoked or an account disabled elsewhere: within ${KEY_CHANGES_POLL_MS} ms, wherever the docs say so`, () => {
+    const said = docLines.flatMap(({ at, text }) =>
+      /revok|disabl|key_epoch|data_version/i.test(text)
+        ? [...text.matchAll(/(?:within|every) (\d+) ms/g)].map((m) => [at, Number(m[1])])
+        : [],
+    );
+    expect(said.length).toBeGreaterThanOrEqual(10);
+    expect(said.filter(([, ms]) => ms !== KEY_CHANGES_POLL_MS)).toEqual([]);
+  });
+
+  it(`last_used_at: written every ${KEY_USAGE_FLUSH_MS / 1000} s, wherever the docs say so`, () => {
+    const said = docLines.flatMap(({ at, text }) =>
+      /last_?used_?at/i.test(text) ? [...text.matchAll(/(?:every|up to) (\d+) s\b/g)].map((m) => [at, Number(m[1])]) : [],
+    );
+    expect(said.length).toBeGreaterThanOrEqual(2);
+    expect(said.filter(([, s]) => s !== KEY_USAGE_FLUSH_MS / 1000)).toEqual([]);
   });
 });
 

@@ -12,7 +12,11 @@ export interface Config {
   port: number;
   host: string;
   database: DatabaseConfig;
+  /** Apply pending migrations at start (MIGRATE_ON_START, default true); false refuses to start while some are pending. */
+  migrateOnStart: boolean;
   logLevel: LogLevel;
+  /** Access lines of /healthz and /readyz at info (LOG_PROBES); default at debug. */
+  logProbes: boolean;
   nodeEnv: string;
   /** Contract §4: both public base addresses end in `/v1`. Shown as OpenAPI `servers` when set. */
   productionBaseUrl: string | null;
@@ -43,7 +47,47 @@ export interface Config {
   /** After SIGTERM, how long /readyz says 503 while requests are still served, before the listener closes. */
   shutdownDelayMs: number;
   subscriptions: SubscriptionConfig;
+  metrics: MetricsConfig;
+  tracing: TracingConfig;
 }
+
+/** Prometheus metrics on a listener of their own; off while METRICS_PORT is unset. */
+export interface MetricsConfig {
+  /** METRICS_PORT; null: no metrics at all, nothing recorded. */
+  port: number | null;
+  /** METRICS_HOST; default loopback: what the metrics tell is for the operator only. */
+  host: string;
+  /** Distinct GraphQL operation names kept as labels (METRICS_OPERATION_NAMES); the rest count as (other). */
+  maxOperationNames: number;
+  /** nodejs_gc_duration_seconds (METRICS_GC); off by default, for its cost (docs/observability.md). */
+  gc: boolean;
+}
+
+/**
+ * OpenTelemetry traces, from the standard OTEL_* variables (the SDK reads the rest itself: the
+ * endpoint, headers, sampler, resource attributes). Off, and the SDK never loaded, unless an
+ * OTLP endpoint is set or OTEL_TRACES_EXPORTER asks for an exporter.
+ */
+export interface TracingConfig {
+  exporter: 'otlp' | 'console' | null;
+  protocol: 'http/protobuf' | 'http/json';
+  serviceName: string;
+  /** OTEL_TRACES_SAMPLER, default parentbased_always_on: every request traced unless its caller said not to. */
+  sampler: (typeof SAMPLERS)[number];
+  /** OTEL_TRACES_SAMPLER_ARG for the ratio samplers: 0 to 1. */
+  samplerRatio: number;
+  /** OTEL_BSP_SCHEDULE_DELAY: the longest a finished span waits to be sent, in ms. */
+  scheduleDelayMs: number;
+}
+
+export const SAMPLERS = [
+  'parentbased_always_on',
+  'parentbased_always_off',
+  'parentbased_traceidratio',
+  'always_on',
+  'always_off',
+  'traceidratio',
+] as const;
 
 /** GraphQL subscriptions (live updates over SSE). */
 export interface SubscriptionConfig {
@@ -121,6 +165,47 @@ function deliveryConfig(problems: string[], env: Env): DeliveryConfig {
   return delivery;
 }
 
+function metricsConfig(problems: string[], env: Env, publicPort: number): MetricsConfig {
+  const text = env.METRICS_PORT?.trim() ?? '';
+  const port = text === '' ? null : integer(problems, env, 'METRICS_PORT', 0, 0, 65_535);
+  if (port !== null && port !== 0 && port === publicPort)
+    problems.push(`METRICS_PORT must differ from PORT (both ${port}): metrics never share the public port.`);
+  return {
+    port,
+    host: env.METRICS_HOST?.trim() || '127.0.0.1',
+    maxOperationNames: integer(problems, env, 'METRICS_OPERATION_NAMES', 100, 1, 10_000),
+    gc: flag(problems, env, 'METRICS_GC', false),
+  };
+}
+
+function tracingConfig(problems: string[], env: Env): TracingConfig {
+  const endpoint = Boolean(env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT || env.OTEL_EXPORTER_OTLP_ENDPOINT);
+  const named = env.OTEL_TRACES_EXPORTER
+    ? oneOf(problems, env, 'OTEL_TRACES_EXPORTER', ['otlp', 'console', 'none'] as const, 'none')
+    : null;
+  const disabled = flag(problems, env, 'OTEL_SDK_DISABLED', false);
+  const protocol = oneOf(
+    problems,
+    env,
+    env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ? 'OTEL_EXPORTER_OTLP_TRACES_PROTOCOL' : 'OTEL_EXPORTER_OTLP_PROTOCOL',
+    ['http/protobuf', 'http/json'] as const,
+    'http/protobuf',
+  );
+  const exporter = disabled || named === 'none' ? null : named === 'console' ? 'console' : named === 'otlp' || endpoint ? 'otlp' : null;
+  const ratioText = env.OTEL_TRACES_SAMPLER_ARG?.trim() || '1';
+  const samplerRatio = Number(ratioText);
+  if (!(samplerRatio >= 0 && samplerRatio <= 1))
+    problems.push(`OTEL_TRACES_SAMPLER_ARG must be a number from 0 to 1 (got '${ratioText}').`);
+  return {
+    exporter,
+    protocol,
+    serviceName: env.OTEL_SERVICE_NAME?.trim() || 'petstore-gateway',
+    sampler: oneOf(problems, env, 'OTEL_TRACES_SAMPLER', SAMPLERS, 'parentbased_always_on'),
+    samplerRatio,
+    scheduleDelayMs: integer(problems, env, 'OTEL_BSP_SCHEDULE_DELAY', 5_000, 1, 600_000),
+  };
+}
+
 /** Reads the environment once, reporting every problem together. */
 export function loadConfig(env: Env = process.env): Config {
   const problems: string[] = [];
@@ -151,7 +236,9 @@ export function loadConfig(env: Env = process.env): Config {
     port,
     host,
     database,
+    migrateOnStart: flag(problems, env, 'MIGRATE_ON_START', true),
     logLevel,
+    logProbes: flag(problems, env, 'LOG_PROBES', false),
     nodeEnv,
     productionBaseUrl: baseUrl(problems, env, 'PRODUCTION_BASE_URL', null),
     stagingBaseUrl: baseUrl(problems, env, 'STAGING_BASE_URL', null),
@@ -167,6 +254,8 @@ export function loadConfig(env: Env = process.env): Config {
     redis: redisConfig(problems, env),
     trustProxy: trustProxy(problems, env),
     shutdownDelayMs: integer(problems, env, 'SHUTDOWN_DELAY_MS', 0, 0, 60_000),
+    metrics: metricsConfig(problems, env, port),
+    tracing: tracingConfig(problems, env),
     subscriptions: {
       pollMs: integer(problems, env, 'SUBSCRIPTION_POLL_MS', 250, 10, 60_000),
       perKey: integer(problems, env, 'SUBSCRIPTIONS_PER_KEY', 10, 1, 1_000),

@@ -4,6 +4,7 @@ import type { DataVersion } from './data-version.ts';
 import type { Engine } from './engine.ts';
 import { openPostgres } from './postgres/open-postgres.ts';
 import { openSqlite } from './sqlite/open-sqlite.ts';
+import type { StatementObserver } from './statement-observer.ts';
 import type { Database } from './types.ts';
 
 /** An open database: the Kysely instance the services take, and what only the engine can tell about it. */
@@ -11,11 +12,22 @@ export interface OpenDatabase {
   db: Kysely<Database>;
   /** Moves whenever a write that could make a verified key invalid may have been committed, here or elsewhere. */
   dataVersion: DataVersion;
+  /**
+   * Reads the data version now rather than at its next poll. The server calls it once the schema
+   * is in place, so the keys its first requests verify are not read again when that poll lands.
+   */
+  syncDataVersion(): Promise<void>;
   engine: Engine;
   /** Where, for messages: "PostgreSQL at host:5432/db", never a password. */
   label: string;
   /** Resolves once the database answers; else rejects with where and why, for a person to fix. */
   check(): Promise<void>;
+  /** Who watches every statement from now on (metrics, traces); one at a time. */
+  observe(observer: StatementObserver): void;
+  /** PostgreSQL's pool: connections in use and idle, and callers waiting for one; absent on SQLite. */
+  poolStats?: () => { used: number; idle: number; waiting: number };
+  /** A consistent copy in a new file at `target`, while others keep writing (SQLite); PostgreSQL refuses: pg_dump is its tool. */
+  backup(target: string): Promise<void>;
 }
 
 /**

@@ -46,6 +46,8 @@ export interface MessagesTable {
   /** A worker's lease: until then no other worker may take the message. Expired leases are retaken. */
   claimed_until: Timestamp | null;
   failure_reason: string | null;
+  /** The W3C traceparent of the request that queued it, for its delivery's span link; null untraced. */
+  trace_parent: ColumnType<string | null, string | null | undefined, never>;
 }
 
 export interface OrdersTable {

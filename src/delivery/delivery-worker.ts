@@ -1,8 +1,13 @@
+import { performance } from 'node:perf_hooks';
+import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import type { Link } from '@opentelemetry/api';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/types.ts';
 import { claimDueMessage, retryDelay, settleMessage } from '../services/messages/index.ts';
 import type { ClaimedMessage } from '../services/messages/index.ts';
+import { TRACER_NAME } from '../services/traced.ts';
+import type { Metrics } from '../telemetry/metrics-types.ts';
 import { DeliveryError } from './transport.ts';
 import type { Transport } from './transport.ts';
 
@@ -19,6 +24,16 @@ export interface DeliveryWorkerOptions {
   maxAttempts: number;
   /** First retry delay; doubles per attempt. */
   retryBaseMs: number;
+  metrics: Metrics;
+  /** Each attempt a span, linked to the request that queued the message. */
+  tracing: boolean;
+}
+
+/** A link to the span that queued the message, from the traceparent it kept. */
+function linkTo(traceParent: string | null): Link[] {
+  if (!traceParent) return [];
+  const queuedBy = trace.getSpanContext(propagation.extract(ROOT_CONTEXT, { traceparent: traceParent }));
+  return queuedBy ? [{ context: queuedBy }] : [];
 }
 
 export interface DeliveryWorker {
@@ -35,13 +50,43 @@ export function startDeliveryWorker({
   leaseMs,
   maxAttempts,
   retryBaseMs,
+  metrics,
+  tracing,
 }: DeliveryWorkerOptions): DeliveryWorker {
+  const tracer = trace.getTracer(TRACER_NAME);
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
 
-  async function attempt(claimed: ClaimedMessage): Promise<void> {
+  /**
+   * One attempt, traced as its own trace (a delivery is not part of the request that queued the
+   * message, which ended long ago) with a link to that request's span.
+   */
+  function attempt(claimed: ClaimedMessage): Promise<void> {
+    if (!tracing) return attemptOnce(claimed);
     const { message } = claimed;
+    const span = tracer.startSpan(
+      'deliver message',
+      {
+        kind: SpanKind.CONSUMER,
+        root: true,
+        links: linkTo(claimed.traceParent),
+        attributes: {
+          'messaging.system': 'petstore.outbox',
+          'messaging.operation.type': 'process',
+          'messaging.message.id': message.id,
+          'petstore.delivery.attempt': message.attempts,
+          'petstore.delivery.transport': transport.name,
+        },
+      },
+      ROOT_CONTEXT,
+    );
+    return context.with(trace.setSpan(ROOT_CONTEXT, span), () => attemptOnce(claimed)).finally(() => span.end());
+  }
+
+  async function attemptOnce(claimed: ClaimedMessage): Promise<void> {
+    const { message } = claimed;
+    const began = performance.now();
     let outcome: Parameters<typeof settleMessage>[2];
     try {
       await transport.deliver(message);
@@ -54,6 +99,9 @@ export function startDeliveryWorker({
           ? { status: 'failed', reason: `${reason} (gave up after ${message.attempts} attempts)` }
           : { status: 'queued', reason, retryInMs: retryDelay(message.attempts, retryBaseMs) };
     }
+    const seconds = (performance.now() - began) / 1000;
+    metrics.delivery(transport.name, outcome.status === 'queued' ? 'retry' : outcome.status, message.attempts, seconds);
+    if (outcome.status !== 'sent') trace.getActiveSpan()?.setStatus({ code: SpanStatusCode.ERROR, message: outcome.reason });
     if (!(await settleMessage(db, claimed, outcome))) {
       log.warn({ messageId: message.id }, 'lease lost before the attempt was recorded; another worker has the message');
     } else {

@@ -1,3 +1,4 @@
+import { context, propagation } from '@opentelemetry/api';
 import { DeliveryError } from './transport.ts';
 import type { Transport } from './transport.ts';
 
@@ -15,11 +16,18 @@ export function webhookTransport({ url, timeoutMs }: WebhookOptions): Transport 
   return {
     name: 'webhook',
     async deliver(message) {
+      const headers: Record<string, string> = {
+        'content-type': 'application/json',
+        'idempotency-key': message.id,
+        'user-agent': 'petstore-gateway',
+      };
+      // While the attempt is traced: its traceparent, so the receiver's spans join the delivery's trace.
+      propagation.inject(context.active(), headers);
       let response: Response;
       try {
         response = await fetch(url, {
           method: 'POST',
-          headers: { 'content-type': 'application/json', 'idempotency-key': message.id, 'user-agent': 'petstore-gateway' },
+          headers,
           body: JSON.stringify(message),
           signal: AbortSignal.timeout(timeoutMs),
         });

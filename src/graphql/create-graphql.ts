@@ -1,4 +1,5 @@
 // Type only: the module itself is loaded on demand, where GraphiQL is on.
+import { GRAPHQL_ROUTE } from '../http/graphql-route.ts';
 import { requestDb } from '../http/idempotency-hooks.ts';
 import type { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
@@ -14,17 +15,22 @@ import { useLimits } from './plugins/use-limits.ts';
 import { useLogUnexpectedErrors } from './plugins/use-log-unexpected-errors.ts';
 import { useMessageQuota } from './plugins/use-message-quota.ts';
 import { useMultipartSubscriptions } from './plugins/use-multipart-subscriptions.ts';
+import { useOperationMetrics } from './plugins/use-operation-metrics.ts';
 import { useNoIntrospection } from './plugins/use-no-introspection.ts';
 import { useParseErrorCode } from './plugins/use-parse-error-code.ts';
 import { useQueryCost } from './plugins/use-query-cost.ts';
 import { useRequireKey } from './plugins/use-require-key.ts';
 import { useSafeJit } from './plugins/use-safe-jit.ts';
 import { useSubscriptionRefusals } from './plugins/use-subscription-refusals.ts';
+import { useTracing } from './plugins/use-tracing.ts';
 import { trustedDocumentsPolicy, useTrustedDocuments } from './plugins/use-trusted-documents.ts';
 import { useValidationErrorShape } from './plugins/use-validation-error-shape.ts';
 import { resolvers } from './resolvers/index.ts';
+import { yogaLogger } from './yoga-logger.ts';
 import { loadTypeDefs } from './type-defs.ts';
 import type { MaybePromise } from '../services/maybe-promise.ts';
+import { NO_METRICS } from '../telemetry/metrics-types.ts';
+import type { Metrics } from '../telemetry/metrics-types.ts';
 
 type RenderGraphiQL = typeof renderGraphiQL;
 
@@ -57,6 +63,10 @@ export interface GraphQLOptions {
   trustedDocuments?: ReadonlyMap<string, string> | null;
   /** Queries and mutations run compiled by graphql-jit (same answers; off to compare). */
   jit?: boolean;
+  /** Operations and errors counted (use-operation-metrics.ts); nothing while metrics are off. */
+  metrics?: Metrics;
+  /** GraphQL's phases as spans (use-tracing.ts). */
+  tracing?: boolean;
 }
 
 export async function createGraphQL({
@@ -69,6 +79,8 @@ export async function createGraphQL({
   production = false,
   trustedDocuments = null,
   jit = true,
+  metrics = NO_METRICS,
+  tracing = false,
 }: GraphQLOptions): Promise<YogaServerInstance<ServerContext, GraphQLContext>> {
   type Context = GraphQLContext & ServerContext;
   const maskError = createMaskError({ production });
@@ -85,10 +97,12 @@ export async function createGraphQL({
   if (jit) plugins.push(useSafeJit<Context>());
   if (messageQuota) plugins.push(useMessageQuota<Context>(messageQuota));
   plugins.push(useMultipartSubscriptions<Context>(), useSubscriptionRefusals<Context>());
+  if (metrics.enabled) plugins.push(useOperationMetrics<Context>(metrics));
+  if (tracing) plugins.push(useTracing<Context>());
 
   return createYoga<ServerContext, GraphQLContext>({
     schema: createSchema<Context>({ typeDefs: loadTypeDefs(), resolvers: resolvers as never }),
-    graphqlEndpoint: '/graphql',
+    graphqlEndpoint: GRAPHQL_ROUTE,
     // The key was checked by the route's onRequest hooks, with REST's code. A mutation with an
     // Idempotency-Key runs in its request's transaction, reads included (see idempotency-hooks.ts).
     context: ({ req }) => ({
@@ -110,22 +124,7 @@ export async function createGraphQL({
     graphiql: graphiql ? { title: 'Petstore Gateway GraphiQL', defaultQuery: GRAPHIQL_DEFAULT_QUERY } : false,
     // The self-contained GraphiQL: no CDN, so it works offline and behind strict networks.
     ...(graphiql ? { renderGraphiQL: await loadGraphiQLRenderer() } : {}),
-    logging: {
-      debug: (...args) => log.debug(args.length === 1 ? args[0] : args),
-      info: (...args) => log.info(args.length === 1 ? args[0] : args),
-      warn: (...args) => log.warn(args.length === 1 ? args[0] : args),
-      // Yoga logs every error it masks. A client's mistake is already the access line's status:
-      // here it is one debug line without a stack; only what masks to a 5xx is logged as an error.
-      error: (...args) => {
-        const [first] = args;
-        const masked = first instanceof Error ? (maskError(first) as { extensions?: { status?: unknown } }) : null;
-        if (typeof masked?.extensions?.status === 'number' && masked.extensions.status < 500) {
-          log.debug({ code: (masked.extensions as { code?: unknown }).code }, (first as Error).message);
-        } else {
-          log.error(args.length === 1 ? { err: first } : args, 'GraphQL request failed');
-        }
-      },
-    },
+    logging: yogaLogger(log),
     plugins,
   });
 }

@@ -15,6 +15,7 @@ import type { KeyVerifier, Principal } from '../services/api-keys/index.ts';
 import { fromAppError } from './coded-error.ts';
 import type { GraphQLContext } from './context.ts';
 import type { ServerContext } from './create-graphql.ts';
+import { GRAPHQL_ROUTE } from '../http/graphql-route.ts';
 import { documentText } from './plugins/use-trusted-documents.ts';
 import type { TrustedDocumentsOptions } from './plugins/use-trusted-documents.ts';
 
@@ -137,7 +138,7 @@ export function mountGraphQLWs(app: FastifyInstance, yoga: Yoga, { verifier, tru
   );
 
   app.server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
-    if ((request.url ?? '').split('?')[0] !== '/graphql') {
+    if ((request.url ?? '').split('?')[0] !== GRAPHQL_ROUTE) {
       socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
       return;
     }

@@ -32,7 +32,7 @@ export async function mountGraphQL(app: FastifyInstance, { fastPath = true, veri
   });
   app.route({
     // Errors raised before Yoga runs (rate limit, idempotency, a bad body) still answer as GraphQL.
-    errorHandler: errorHandler(sendGraphQLErrors),
+    errorHandler: errorHandler(sendGraphQLErrors, 'graphql'),
     preHandler: idempotent.preHandler,
     onSend: idempotent.onSend,
     url: yoga.graphqlEndpoint,

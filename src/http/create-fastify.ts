@@ -1,6 +1,8 @@
 import Fastify from 'fastify';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config/load-config.ts';
+import { NO_METRICS } from '../telemetry/metrics-types.ts';
+import type { Metrics } from '../telemetry/metrics-types.ts';
 import { AccessLogController } from './access-log.ts';
 import { clientErrorHandler, refuseConnect } from './client-error-handler.ts';
 import { handleError } from './error-handler.ts';
@@ -18,7 +20,10 @@ export interface LogStream {
  * itself: body size, the time a whole request may take, open connections, and the Error
  * body even for what node refuses before Fastify sees it.
  */
-export function createFastify(config: Config, logStream?: LogStream): { app: FastifyInstance; log: LogDestination | null } {
+export function createFastify(
+  config: Config,
+  { logStream, metrics = NO_METRICS }: { logStream?: LogStream; metrics?: Metrics } = {},
+): { app: FastifyInstance; log: LogDestination | null } {
   const log = logStream ? null : bufferedStdout();
   const app = Fastify({
     logger: {
@@ -41,7 +46,7 @@ export function createFastify(config: Config, logStream?: LogStream): { app: Fas
     trustProxy: config.trustProxy,
     genReqId: genRequestId,
     requestIdHeader: false,
-    logController: new AccessLogController({ requestIdLogLabel: 'requestId' }),
+    logController: new AccessLogController({ requestIdLogLabel: 'requestId' }, { logProbes: config.logProbes, metrics }),
     frameworkErrors: handleError,
     clientErrorHandler,
   });

@@ -4,6 +4,7 @@ import type { AppError } from '../errors/index.ts';
 import { WWW_AUTHENTICATE } from './bearer-token.ts';
 import { lingerOnUnreadBody } from './linger-on-unread-body.ts';
 import { toAppError } from './to-app-error.ts';
+import type { Face } from '../telemetry/metrics-types.ts';
 
 /** How a face sends a failed request: REST as the Error body, GraphQL as `{ errors }`. */
 export type SendError = (reply: FastifyReply, error: AppError) => FastifyReply;
@@ -24,9 +25,10 @@ export function replyWithError(reply: FastifyReply, error: AppError): FastifyRep
 export const sendErrorBody: SendError = (reply, error) => replyWithError(reply, error).send(toErrorBody(error));
 
 /** The one boundary where a failed request becomes a response: mapped to the catalogue, logged once, sent in `send`'s shape. */
-export function errorHandler(send: SendError) {
+export function errorHandler(send: SendError, face: Face = 'rest') {
   return (error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply): FastifyReply => {
     const appError = toAppError(error);
+    request.server.metrics.error(face, appError.code);
     if (appError.status >= 500) {
       request.log.error({ err: error }, 'request failed');
     } else {

@@ -5,6 +5,8 @@ import { createRateLimiter, RATE_WINDOW_MS } from './rate-limiter.ts';
 import type { RateLimitDecision, RateLimiter } from './rate-limiter.ts';
 import { whenReady } from '../services/maybe-promise.ts';
 import type { MaybePromise } from '../services/maybe-promise.ts';
+import { NO_METRICS } from '../telemetry/metrics-types.ts';
+import type { Metrics } from '../telemetry/metrics-types.ts';
 
 function announce(reply: FastifyReply, decision: RateLimitDecision): void {
   if (decision.uncounted) return;
@@ -26,12 +28,13 @@ export interface RateLimitChecks {
 }
 
 /** The checks, each throwing RATE_LIMITED (429) when a quota is spent. */
-export function rateLimitChecks(limiter: RateLimiter, limits: RateLimitConfig): RateLimitChecks {
+export function rateLimitChecks(limiter: RateLimiter, limits: RateLimitConfig, metrics: Metrics = NO_METRICS): RateLimitChecks {
   // Sign-ups fall back to this process's own count while Redis does not answer.
   const local = createRateLimiter();
   const enforce = (reply: FastifyReply, decision: RateLimitDecision) => {
     announce(reply, decision);
     if (!decision.allowed) {
+      metrics.refused(decision.policy);
       throw new AppError(
         'RATE_LIMITED',
         `Rate limit of ${decision.limit} per minute (${decision.policy}) reached; retry in ${decision.resetSeconds} s.`,

@@ -10,10 +10,6 @@ declare module 'fastify' {
     /** The key sent is valid but its account is disabled: the 401 says so. */
     accountDisabled: boolean;
   }
-  interface FastifyContextConfig {
-    /** Health probes: not identified and not counted against any rate limit. */
-    unmetered?: boolean;
-  }
 }
 
 /**
@@ -47,7 +43,11 @@ export function identifyAndCount({
   rateLimit,
 }: IdentifyOptions): (request: FastifyRequest, reply: FastifyReply) => Promise<void> {
   return async (request, reply) => {
-    if (request.routeOptions.config.unmetered) return;
+    // Read once per request (routeOptions builds an object per read); the access line reads the flag.
+    if (request.routeOptions.config.probe) {
+      request.probe = true;
+      return;
+    }
     const pending = identify(verifier, request);
     if (pending) await pending;
     const counting = rateLimit(request, reply);

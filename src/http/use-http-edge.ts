@@ -4,6 +4,7 @@ import type { Config } from '../config/load-config.ts';
 import type { KeyVerifier } from '../services/api-keys/index.ts';
 import { useErrorBody } from './error-handler.ts';
 import type { RateLimitChecks } from './rate-limit-checks.ts';
+import { useRequestTracing } from './use-request-tracing.ts';
 import { identifyAndCount } from './use-authentication.ts';
 import { useGracefulDrain } from './use-graceful-drain.ts';
 import { useMethodNotAllowed } from './use-method-not-allowed.ts';
@@ -26,6 +27,8 @@ export interface HttpEdgeOptions {
   config: Config;
   verifier: KeyVerifier;
   limits: RateLimitChecks;
+  /** A server span per request (use-request-tracing.ts). */
+  tracing: boolean;
 }
 
 /**
@@ -33,10 +36,12 @@ export interface HttpEdgeOptions {
  * checks, who is calling and their rate limit, security headers, the error body, 404/405,
  * CORS, and the graceful drain. Register it before any route.
  */
-export async function useHttpEdge(app: FastifyInstance, { config, verifier, limits }: HttpEdgeOptions): Promise<void> {
+export async function useHttpEdge(app: FastifyInstance, { config, verifier, limits, tracing }: HttpEdgeOptions): Promise<void> {
   app.decorateRequest('principal', null);
   app.decorateRequest('accountDisabled', false);
+  app.decorateRequest('probe', false);
   app.decorateRequest('idempotency', null);
+  if (tracing) useRequestTracing(app);
   useSecurityHeaders(app);
   useRequestChecks(app);
   app.addHook('onRequest', identifyAndCount({ verifier, rateLimit: limits.request }));

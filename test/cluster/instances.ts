@@ -3,11 +3,13 @@ import { freePort } from '../helpers/cli.ts';
 
 export interface Instance {
   port: number;
+  /** Its metrics listener's port (METRICS_PORT), on loopback: Prometheus's target. */
+  metricsPort: number;
   origin: string;
   server: RunningServer;
 }
 
-/** Identical instances on fixed ports (the balancer's config names them), restartable in place. */
+/** Identical instances on fixed ports (the balancer's config and Prometheus's targets name them), restartable in place. */
 export class Instances {
   private constructor(
     readonly list: Instance[],
@@ -18,9 +20,10 @@ export class Instances {
   /** Starts `count` instances at once, as a deployment's first start does. */
   static async launch(count: number, start: (env: Record<string, string>) => Promise<RunningServer>, env: Record<string, string>) {
     const ports = await Promise.all(Array.from({ length: count }, () => freePort()));
-    const servers = await Promise.all(ports.map((port) => start({ ...env, PORT: String(port) })));
+    const metricsPorts = await Promise.all(Array.from({ length: count }, () => freePort()));
+    const servers = await Promise.all(ports.map((port, i) => start({ ...env, PORT: String(port), METRICS_PORT: String(metricsPorts[i]) })));
     return new Instances(
-      servers.map((server, i) => ({ port: ports[i] ?? 0, origin: server.origin, server })),
+      servers.map((server, i) => ({ port: ports[i] ?? 0, metricsPort: metricsPorts[i] ?? 0, origin: server.origin, server })),
       start,
       env,
     );
@@ -37,7 +40,7 @@ export class Instances {
     const instance = this.at(index);
     const code = await instance.server.stop(signal);
     if (downMs > 0) await new Promise((resolve) => setTimeout(resolve, downMs));
-    instance.server = await this.start({ ...this.env, PORT: String(instance.port) });
+    instance.server = await this.start({ ...this.env, PORT: String(instance.port), METRICS_PORT: String(instance.metricsPort) });
     return code;
   }
 }

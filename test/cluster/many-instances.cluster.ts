@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import pg from 'pg';
 import { freePort, petstore, petstoreAsync } from '../helpers/cli.ts';
 import { describe, expect, it } from '../helpers/fixtures.ts';
@@ -8,6 +9,8 @@ import { startBalancer } from './balancer.ts';
 import type { Balancer } from './balancer.ts';
 import { startNginx } from './nginx.ts';
 import { openStream, TRANSPORTS } from './streams.ts';
+import { startPrometheus } from './prometheus.ts';
+import { countedByPrometheus } from './prometheus-check.ts';
 import type { Stream } from './streams.ts';
 import { Client, nextPath, pause } from './client.ts';
 import type { Outcome } from './client.ts';
@@ -51,7 +54,12 @@ const createKey = (env: Record<string, string>, account: string) =>
   petstore(['keys', 'create', '--account', account], env).stdout.trim().split('\n').at(-1) ?? '';
 
 describe('three instances behind HAProxy and nginx on one PostgreSQL, with Redis', { timeout: 300_000 }, () => {
-  it('lose nothing, double nothing and skip no pet while instances are killed and restarted', async ({ databaseUrl, serve, webhook }) => {
+  it('lose nothing, double nothing and skip no pet while instances are killed and restarted', async ({
+    databaseUrl,
+    serve,
+    webhook,
+    tmp,
+  }) => {
     expect(ENGINE, 'npm run test:cluster runs on PostgreSQL (TEST_DATABASE_URL)').toBe('postgres');
     expect(TEST_REDIS_URL, 'npm run test:cluster needs Redis (TEST_REDIS_URL)').not.toBe('');
     const rows: [string, string][] = [];
@@ -84,6 +92,12 @@ describe('three instances behind HAProxy and nginx on one PostgreSQL, with Redis
     const instances = await Instances.launch(INSTANCES, serve, env);
     const printed = instances.list.filter((i) => i.server.output().includes('First start: created account "default"'));
     const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
+    // A real Prometheus scraping every instance's metrics listener, with the shipped config and rules.
+    const prometheus = await startPrometheus(
+      await freePort(),
+      instances.list.map((i) => `127.0.0.1:${i.metricsPort}`),
+      join(tmp, 'prometheus'),
+    );
     try {
       const [{ accounts, keys }] = (
         await pool.query<{ accounts: string; keys: string }>(
@@ -371,12 +385,39 @@ describe('three instances behind HAProxy and nginx on one PostgreSQL, with Redis
           ]);
           rows.push([`${name}: requests`, `${all.length} in ${(loadMs / 1000).toFixed(0)} s of load`]);
         }
+
+        // Prometheus saw every instance, and what they counted is what was sent: a known mix
+        // of answers through both balancers, summed over the instances, per status class.
+        const { sent, counted } = await countedByPrometheus(prometheus, INSTANCES, async () => {
+          const statuses: number[] = [];
+          for (const [, { origin }] of balancers) {
+            const ask = (path: string, init: RequestInit = {}, key = loadKey) =>
+              fetch(`${origin}${path}`, { ...init, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' } }).then(
+                async (r) => void (await r.arrayBuffer(), statuses.push(r.status)),
+              );
+            for (let n = 0; n < 40; n++) await ask('/v1/pets?limit=5');
+            for (let n = 0; n < 20; n++) await ask('/v1/pets/999999999');
+            for (let n = 0; n < 20; n++) await ask('/v1/pets', {}, `psk_${'x'.repeat(40)}`);
+            for (let n = 0; n < 10; n++)
+              await ask('/v1/pets', { method: 'POST', body: JSON.stringify({ name: `counted-${n}`, categoryId: 1 }) });
+          }
+          return statuses;
+        });
+        expect(counted).toEqual(sent);
+        expect((await prometheus.targets()).map((t) => t.health)).toEqual(instances.list.map(() => 'up'));
+        rows.push([
+          `Prometheus: ${INSTANCES} targets up; requests counted (summed over instances) / sent, per class`,
+          Object.entries(sent)
+            .map(([cls, n]) => `${cls} ${counted[cls]} / ${n}`)
+            .join(', '),
+        ]);
       } finally {
         for (const stream of opened) await stream.close();
         for (const [, balancer] of balancers) await balancer.stop();
       }
     } finally {
       printTable(rows);
+      await prometheus.stop();
       await pool.end();
     }
   });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from '../helpers/fixtures.ts';
+import { total } from '../helpers/exposition.ts';
 import { graphql } from '../helpers/graphql.ts';
 import type { TestApp } from '../helpers/test-app.ts';
 import { waitFor } from '../helpers/webhook-receiver.ts';
@@ -40,6 +41,23 @@ const settled = (app: TestApp, id: string, status: string) =>
   );
 
 describe('message delivery', () => {
+  it('is measured: each attempt by transport and outcome, and the attempts a message took once it settles', async ({
+    makeApp,
+    webhook,
+  }) => {
+    const receiver = await webhook((_request, index) => (['fail', 'fail', 'ok'] as const)[index] ?? 'ok');
+    const t = await makeApp({ ...fast, METRICS_PORT: '0', MESSAGE_WEBHOOK_URL: receiver.url });
+    await settled(t, (await send(t, 'measured')).id, 'sent');
+    const text = await t.scrape();
+    const attempts = 'petstore_message_delivery_duration_seconds_count';
+    expect(total(text, attempts, { transport: 'webhook', outcome: 'retry' })).toBe(2);
+    expect(total(text, attempts, { transport: 'webhook', outcome: 'sent' })).toBe(1);
+    expect(total(text, 'petstore_message_delivery_attempts_count', { outcome: 'sent' })).toBe(1);
+    expect(total(text, 'petstore_message_delivery_attempts_sum', { outcome: 'sent' })).toBe(3);
+    expect(total(text, 'petstore_messages_queued')).toBe(0);
+    expect(total(text, 'petstore_messages_oldest_queued_age_seconds')).toBe(0);
+  });
+
   it('delivers through the log transport by default: queued → sent', async ({ makeApp }) => {
     const t = await makeApp({ ...fast });
     const queued = await send(t, 'to the log');

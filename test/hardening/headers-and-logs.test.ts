@@ -16,6 +16,15 @@ describe('request ids', () => {
   });
 });
 
+interface AccessLine {
+  msg: string;
+  url: string;
+  status: number;
+  requestId?: string;
+  accountId?: number;
+  keyId?: number;
+}
+
 describe('logs', () => {
   it('never contain the Authorization header or the key, at any level', async ({ makeApp }) => {
     const lines: string[] = [];
@@ -35,6 +44,33 @@ describe('logs', () => {
     // Each request's access line carries the id its response sent as X-Request-Id.
     const accessLines = lines.map((l) => JSON.parse(l) as { msg: string; requestId?: string }).filter((l) => l.msg === 'request');
     expect(accessLines.map((l) => l.requestId)).toEqual(answers.map((res) => res.headers['x-request-id']));
+  });
+
+  it('access lines name the account and key that called (their ids), and a bad key none', async ({ makeApp }) => {
+    const lines: string[] = [];
+    const t = await makeApp({ LOG_LEVEL: 'info' }, { logStream: { write: (line) => void lines.push(line) } });
+    const { body } = await graphql(t, '{ myKeys { id } }');
+    const keyId = Number((body.data as { myKeys: { id: string }[] }).myKeys[0]?.id);
+    await t.app.inject({ url: '/v1/pets', headers: { authorization: `Bearer ${t.key.slice(0, -1)}X` } });
+    const access = lines.map((l) => JSON.parse(l) as AccessLine).filter((l) => l.msg === 'request');
+    expect(access).toEqual([
+      expect.objectContaining({ url: '/graphql', status: 200, accountId: expect.any(Number), keyId }),
+      expect.objectContaining({ url: '/v1/pets', status: 401 }),
+    ]);
+    expect(access[1]).not.toHaveProperty('keyId');
+  });
+
+  it('probes (/healthz, /readyz, with a query string too) stay out of the info log unless LOG_PROBES=true', async ({ makeApp }) => {
+    for (const [env, expected] of [
+      [{ LOG_LEVEL: 'info' }, ['/v1/pets']],
+      [{ LOG_LEVEL: 'info', LOG_PROBES: 'true' }, ['/healthz', '/readyz?from=balancer', '/v1/pets']],
+    ] as const) {
+      const lines: string[] = [];
+      const t = await makeApp(env, { logStream: { write: (line) => void lines.push(line) } });
+      for (const url of ['/healthz', '/readyz?from=balancer', '/v1/pets']) await t.call({ url });
+      const access = lines.map((l) => JSON.parse(l) as AccessLine).filter((l) => l.msg === 'request');
+      expect(access.map((l) => l.url)).toEqual(expected);
+    }
   });
 });
 

@@ -9,6 +9,7 @@ import { openDatabase } from '../../src/db/connection.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
 import type { Database } from '../../src/db/types.ts';
 import { createApiKey } from '../../src/services/api-keys/index.ts';
+import { listenForScrapes } from '../../src/telemetry/metrics-listener.ts';
 import { freshDatabase } from './test-database.ts';
 
 export interface TestApp {
@@ -23,6 +24,8 @@ export interface TestApp {
   call(options: InjectOptions): Promise<LightMyRequestResponse>;
   /** The app on a real socket (loopback, a free port), listening once: its origin. */
   listen(): Promise<string>;
+  /** GET /metrics from the app's metrics listener (METRICS_PORT set), opened on loopback once: the exposition text. */
+  scrape(): Promise<string>;
   /** How many rows a table holds now: what a request stored, or did not. */
   count(table: keyof Database): Promise<number>;
   close(): Promise<void>;
@@ -54,6 +57,7 @@ export async function startTestApp(
   const auth = { authorization: `Bearer ${key}` };
   let closing: Promise<void> | undefined;
   let listening: Promise<string> | undefined;
+  let scraping: Promise<string> | undefined;
   return {
     app,
     db,
@@ -62,6 +66,13 @@ export async function startTestApp(
     auth,
     call: (options) => app.inject({ ...options, headers: { ...auth, ...options.headers } }),
     listen: () => (listening ??= app.listen({ port: 0, host: '127.0.0.1' })),
+    scrape: async () => {
+      if (!app.metricsListener) throw new Error('metrics are off: give the app METRICS_PORT');
+      scraping ??= listenForScrapes(app.metricsListener, 0, '127.0.0.1');
+      const response = await fetch(`http://${await scraping}/metrics`);
+      if (response.status !== 200) throw new Error(`GET /metrics answered ${response.status}: ${await response.text()}`);
+      return response.text();
+    },
     count: async (table) =>
       Number(
         (

@@ -7,6 +7,8 @@ export type Reply = 'ok' | 'fail' | 'hang' | 'drop';
 export interface ReceivedRequest {
   body: Record<string, unknown>;
   idempotencyKey: string | undefined;
+  /** The W3C trace context the sender passed on, if any. */
+  traceparent: string | undefined;
 }
 
 export interface Receiver {
@@ -26,6 +28,7 @@ export async function startReceiver(decide: (request: ReceivedRequest, index: nu
       const request = {
         body: JSON.parse(text) as Record<string, unknown>,
         idempotencyKey: req.headers['idempotency-key'] as string | undefined,
+        traceparent: req.headers.traceparent as string | undefined,
       };
       received.push(request);
       void Promise.resolve(decide(request, received.length - 1)).then((reply) => {

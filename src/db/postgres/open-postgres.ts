@@ -4,6 +4,7 @@ import { Kysely } from 'kysely';
 import type { DatabaseConfig } from '../../config/load-config.ts';
 import type { OpenDatabase } from '../connection.ts';
 import { KEY_CHANGES_POLL_MS } from '../data-version.ts';
+import type { ObserverSlot } from '../statement-observer.ts';
 import type { Database } from '../types.ts';
 import { changesKeys } from './key-changes.ts';
 import { PetstorePostgresDialect } from './postgres-dialect.ts';
@@ -61,23 +62,29 @@ export function openPostgres({ url, poolSize, statementTimeoutMs, lockTimeoutMs,
 
   let ownKeyWrites = 0;
   let epoch = '-';
-  const timer = setInterval(() => {
-    if (pool.ended) return clearInterval(timer);
+  const readEpoch = () =>
     pool.query<{ epoch: number }>('select epoch from key_epoch').then(
-      (result) => (epoch = String(result.rows[0]?.epoch ?? '-')),
+      (result) => void (epoch = String(result.rows[0]?.epoch ?? '-')),
       // Before the migration that makes the table, or while the database is away: keep the last one.
       () => undefined,
     );
+  const timer = setInterval(() => {
+    if (pool.ended) return clearInterval(timer);
+    void readEpoch();
   }, KEY_CHANGES_POLL_MS);
   timer.unref();
 
   const label = describe(url);
+  const watch: ObserverSlot = { observer: null };
   const db = new Kysely<Database>({
-    dialect: new PetstorePostgresDialect(pool, { afterQuery: (query) => void (changesKeys(query.query) && ownKeyWrites++) }),
+    dialect: new PetstorePostgresDialect(pool, { afterQuery: (query) => void (changesKeys(query.query) && ownKeyWrites++), watch }),
   });
   return {
     db,
     dataVersion: () => `${epoch}:${ownKeyWrites}`,
+    syncDataVersion: readEpoch,
+    observe: (observer) => void (watch.observer = observer),
+    poolStats: () => ({ used: pool.totalCount - pool.idleCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     engine: 'postgres',
     label,
     async check() {
@@ -86,6 +93,11 @@ export function openPostgres({ url, poolSize, statementTimeoutMs, lockTimeoutMs,
       } catch (error) {
         throw new Error(`cannot reach ${label} (DATABASE_URL): ${connectFailureReason(error)}.`, { cause: error });
       }
+    },
+    // pg_dump takes a consistent snapshot of a live database, and restores into any version at
+    // least as new; a copy made here could do no better.
+    backup: async () => {
+      throw new Error(`${label} is backed up with pg_dump: see "Backup and restore" in docs/operations.md.`);
     },
   };
 }

@@ -12,6 +12,7 @@ import type {
   TransactionSettings,
 } from 'kysely';
 import { DatabaseError } from '../database-error.ts';
+import type { ObserverSlot } from '../statement-observer.ts';
 import { postgresErrorKind } from './postgres-errors.ts';
 
 /** Named statements kept per process; past this, statements run unnamed (parsed every time). */
@@ -21,6 +22,8 @@ const WRITES = new Set(['INSERT', 'UPDATE', 'DELETE', 'MERGE']);
 export interface PostgresDriverHooks {
   /** Called after each successful query, with what Kysely built: the data version watches key writes. */
   afterQuery(query: CompiledQuery): void;
+  /** Who watches the statements, if anyone (metrics, traces). */
+  watch: ObserverSlot;
 }
 
 /**
@@ -43,7 +46,9 @@ class PostgresConnection implements DatabaseConnection {
     return name;
   }
 
+  // The observer is told inside this function, not around it: no promise is added per statement.
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    const done = this.hooks.watch.observer?.start(query.sql);
     try {
       const name = query.parameters.length > 0 ? this.#name(query.sql) : undefined;
       const result = await this.client.query<R & pg.QueryResultRow>({
@@ -51,9 +56,11 @@ class PostgresConnection implements DatabaseConnection {
         values: [...query.parameters],
         ...(name ? { name } : {}),
       });
+      done?.(false);
       this.hooks.afterQuery(query);
       return { rows: result.rows ?? [], ...(WRITES.has(result.command) ? { numAffectedRows: BigInt(result.rowCount ?? 0) } : {}) };
     } catch (error) {
+      done?.(true);
       const kind = postgresErrorKind(error);
       if (kind === 'unavailable') this.broken = true;
       throw new DatabaseError(kind, error);
@@ -62,9 +69,13 @@ class PostgresConnection implements DatabaseConnection {
 
   /** A statement without parameters, answering the command PostgreSQL reports (COMMIT may report ROLLBACK). */
   async command(text: string): Promise<string> {
+    const done = this.hooks.watch.observer?.start(text);
     try {
-      return (await this.client.query(text)).command;
+      const { command } = await this.client.query(text);
+      done?.(false);
+      return command;
     } catch (error) {
+      done?.(true);
       const kind = postgresErrorKind(error);
       if (kind === 'unavailable') this.broken = true;
       throw new DatabaseError(kind, error);

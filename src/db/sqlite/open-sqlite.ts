@@ -5,7 +5,9 @@ import { Kysely } from 'kysely';
 import type { DatabaseConfig } from '../../config/load-config.ts';
 import type { OpenDatabase } from '../connection.ts';
 import { sqliteDataVersion } from '../data-version.ts';
+import type { ObserverSlot } from '../statement-observer.ts';
 import type { Database } from '../types.ts';
+import { sqliteBackup } from './sqlite-backup.ts';
 import { PetstoreSqliteDialect } from './sqlite-dialect.ts';
 import { sqliteOpenFailure } from './sqlite-open-failure.ts';
 
@@ -36,12 +38,20 @@ export function openSqlite({ url, lockTimeoutMs }: DatabaseConfig): OpenDatabase
   // No wait inside SQLite, which would block the event loop: the dialect waits for another
   // process's lock itself, without blocking, for up to lockTimeoutMs.
   sqlite.pragma('busy_timeout = 0');
+  const watch: ObserverSlot = { observer: null };
   return {
-    db: new Kysely<Database>({ dialect: new PetstoreSqliteDialect(sqlite, { lockTimeoutMs }) }),
+    db: new Kysely<Database>({ dialect: new PetstoreSqliteDialect(sqlite, { lockTimeoutMs, watch }) }),
+    observe: (observer) => void (watch.observer = observer),
     dataVersion: sqliteDataVersion(sqlite),
+    // Its counters were read at open, and this connection's own writes are counted per call.
+    syncDataVersion: async () => undefined,
     engine: 'sqlite',
     label: `the SQLite database '${file}'`,
     // Opening read the file already; there is nothing further to reach.
     check: async () => undefined,
+    backup: async (target) => {
+      if (file === ':memory:') throw new Error('the database is in memory (DATABASE_URL=:memory:): there is nothing to back up.');
+      sqliteBackup(sqlite, target);
+    },
   };
 }

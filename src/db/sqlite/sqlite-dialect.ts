@@ -3,6 +3,7 @@ import { CompiledQuery, SqliteDialect, SqliteDriver } from 'kysely';
 import type { DatabaseConnection, Driver, QueryResult } from 'kysely';
 import { DatabaseError } from '../database-error.ts';
 import type { DatabaseErrorKind } from '../database-error.ts';
+import type { ObserverSlot } from '../statement-observer.ts';
 import { ConnectionLock } from './connection-lock.ts';
 
 function kindOf(error: unknown): DatabaseErrorKind {
@@ -24,6 +25,8 @@ const MAX_RETRY_PAUSE_MS = 50;
 export interface SqliteDialectOptions {
   /** How long a statement waits for another process's write lock before it fails as busy (503). */
   lockTimeoutMs: number;
+  /** Who watches the statements, if anyone (metrics, traces). */
+  watch?: ObserverSlot;
 }
 
 /**
@@ -42,12 +45,14 @@ class CachingConnection implements DatabaseConnection {
   readonly #db: SQLite.Database;
   readonly #lock: ConnectionLock;
   readonly #lockTimeoutMs: number;
+  readonly #watch: ObserverSlot;
   readonly #statements = new Map<string, SQLite.Statement>();
 
-  constructor(db: SQLite.Database, lock: ConnectionLock, { lockTimeoutMs }: SqliteDialectOptions) {
+  constructor(db: SQLite.Database, lock: ConnectionLock, { lockTimeoutMs, watch = { observer: null } }: SqliteDialectOptions) {
     this.#db = db;
     this.#lock = lock;
     this.#lockTimeoutMs = lockTimeoutMs;
+    this.#watch = watch;
   }
 
   #prepare(sql: string): SQLite.Statement {
@@ -67,18 +72,26 @@ class CachingConnection implements DatabaseConnection {
     return { numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] };
   }
 
+  // The observer is told inside this function, not around it: no promise is added per statement.
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    const done = this.#watch.observer?.start(query.sql);
     let deadline = 0;
     for (let attempt = 0; ; attempt++) {
       try {
-        return this.#run<R>(query);
+        const result = this.#run<R>(query);
+        done?.(false);
+        return result;
       } catch (error) {
         const kind = kindOf(error);
         // Inside a transaction the lock is ours already (begin immediate); busy there is not a wait.
-        if (kind !== 'busy' || this.#db.inTransaction) throw new DatabaseError(kind, error);
-        deadline ||= Date.now() + this.#lockTimeoutMs;
-        const pause = Math.min(2 ** attempt, MAX_RETRY_PAUSE_MS, deadline - Date.now());
-        if (pause <= 0) throw new DatabaseError(kind, error);
+        const waits = kind === 'busy' && !this.#db.inTransaction;
+        if (waits) deadline ||= Date.now() + this.#lockTimeoutMs;
+        const pause = waits ? Math.min(2 ** attempt, MAX_RETRY_PAUSE_MS, deadline - Date.now()) : 0;
+        if (pause <= 0) {
+          done?.(true);
+          throw new DatabaseError(kind, error);
+        }
+        this.#watch.observer?.lockWait(pause / 1000);
         await this.#lock.pause(pause);
       }
     }

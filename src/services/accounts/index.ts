@@ -1,4 +1,7 @@
-export { signUp } from './sign-up.ts';
+import { signUp as signUpOnce } from './sign-up.ts';
+import { traced } from '../traced.ts';
+
+export const { signUp } = traced('accounts', { signUp: signUpOnce });
 export { listAccounts } from './list-accounts.ts';
 export type { AccountSummary } from './list-accounts.ts';
 export { setAccountDisabled } from './set-account-disabled.ts';

@@ -1,3 +1,8 @@
+import { createOwnKey as createOwn } from './create-own-key.ts';
+import { listOwnKeys as listOwn } from './list-own-keys.ts';
+import { revokeOwnKey as revokeOwn } from './revoke-own-key.ts';
+import { traced } from '../traced.ts';
+
 export { createApiKey } from './create-api-key.ts';
 export type { CreatedApiKey } from './create-api-key.ts';
 export { createKeyVerifier } from './key-verifier.ts';
@@ -8,7 +13,9 @@ export { revokeApiKey } from './revoke-api-key.ts';
 export { ensureFirstKey } from './ensure-first-key.ts';
 export { anyUsableKey } from './any-usable-key.ts';
 export { requirePrincipal } from './require-principal.ts';
-export { createOwnKey } from './create-own-key.ts';
-export { listOwnKeys } from './list-own-keys.ts';
-export { revokeOwnKey } from './revoke-own-key.ts';
+export const { createOwnKey, listOwnKeys, revokeOwnKey } = traced('keys', {
+  createOwnKey: createOwn,
+  listOwnKeys: listOwn,
+  revokeOwnKey: revokeOwn,
+});
 export * from './api-key-schema.ts';

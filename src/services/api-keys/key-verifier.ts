@@ -55,7 +55,12 @@ const findKey = preparedQuery((db: Kysely<Database>, keyHash: string) =>
  * request, one made by another process (the CLI, another instance) within the data version's
  * poll (250 ms), and the common case skips the lookup and its awaits.
  */
-export function createKeyVerifier(db: Kysely<Database>, dataVersion: DataVersion): KeyVerifier {
+export interface KeyVerifierOptions {
+  /** Told of every valid-looking key checked: answered from the cache (true) or read from the database. */
+  onLookup?: (cached: boolean) => void;
+}
+
+export function createKeyVerifier(db: Kysely<Database>, dataVersion: DataVersion, { onLookup }: KeyVerifierOptions = {}): KeyVerifier {
   const usage = keyUsage(db);
   const verified = new Map<string, Verified>();
 
@@ -89,8 +94,10 @@ export function createKeyVerifier(db: Kysely<Database>, dataVersion: DataVersion
       const now = Date.now();
       if (hit && hit.version === version && hit.expires > now) {
         usage.record(hit.principal.keyId, now);
+        onLookup?.(true);
         return hit.principal;
       }
+      onLookup?.(false);
       return lookUp(hash, slot, version);
     },
     async close() {

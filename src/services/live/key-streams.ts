@@ -18,6 +18,8 @@ type Stoppable = Pick<EventStream<unknown>, 'end' | 'stop'>;
 export interface KeyStreams {
   /** A new stream for `keyId`, within its cap; `onEnd` runs once when it ends, however it ends. */
   open<T>(keyId: number, onEnd: () => void): EventStream<T>;
+  /** Streams open now, all keys together. */
+  openCount(): number;
   /** Ends every stream (the server is going away); no stream opens after this. */
   close(): void;
 }
@@ -38,6 +40,7 @@ export interface KeyStreamsOptions {
  */
 export function createKeyStreams(db: Kysely<Database>, { perKey, onError }: KeyStreamsOptions): KeyStreams {
   const byKey = new Map<number, Set<Stoppable>>();
+  let open = 0;
   let closed = false;
   const poller = createPoller({
     intervalMs: KEY_CHANGES_POLL_MS,
@@ -58,15 +61,18 @@ export function createKeyStreams(db: Kysely<Database>, { perKey, onError }: KeyS
         throw new AppError('TOO_MANY_SUBSCRIPTIONS', `At most ${perKey} subscriptions may be open per key; close one first.`);
       }
       const stream: EventStream<T> = new EventStream<T>(() => {
+        open--;
         streams.delete(stream);
         if (streams.size === 0) byKey.delete(keyId);
         onEnd();
       });
       streams.add(stream);
+      open++;
       byKey.set(keyId, streams);
       poller.wake();
       return stream;
     },
+    openCount: () => open,
     close() {
       closed = true;
       poller.stop();

@@ -24,6 +24,8 @@ export interface LiveFeed {
   petCreated(keyId: number, status: PetStatus | undefined): Promise<AsyncIterableIterator<Pet | AppError>>;
   /** The message as it is now, then each change, ending after a final status. MESSAGE_NOT_FOUND for another account's. */
   messageUpdated(keyId: number, accountId: number, id: string, naming?: FieldNaming): Promise<AsyncIterableIterator<Message | AppError>>;
+  /** Subscriptions open on this instance. */
+  openCount(): number;
   /** Ends every stream (the server is going away); subscribers see a normal end and may subscribe elsewhere. */
   close(): void;
 }
@@ -113,6 +115,7 @@ export function createLiveFeed(db: Kysely<Database>, { pollMs, perKey, onError }
       return watcher.stream;
     },
 
+    openCount: streams.openCount,
     close() {
       poller.stop();
       streams.close();

@@ -8,6 +8,8 @@ import { messageColumns, toMessage } from './to-message.ts';
 /** A message a worker holds. Its attempt number is the fence later writes must match. */
 export interface ClaimedMessage {
   message: Message;
+  /** The traceparent of the request that queued it (null untraced): its delivery's span links there. */
+  traceParent: string | null;
 }
 
 /**
@@ -37,9 +39,9 @@ export async function claimDueMessage(db: Kysely<Database>, leaseMs: number): Pr
     )
     .where('status', '=', 'queued')
     .where(free)
-    .returning(messageColumns)
+    .returning([...messageColumns, 'trace_parent'])
     .executeTakeFirst();
-  return row ? { message: toMessage(row) } : null;
+  return row ? { message: toMessage(row), traceParent: row.trace_parent } : null;
 }
 
 type Outcome = { status: 'sent' } | { status: 'failed'; reason: string } | { status: 'queued'; reason: string; retryInMs: number };

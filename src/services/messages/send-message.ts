@@ -5,6 +5,7 @@ import type { FieldNaming } from '../validation/describe-issue.ts';
 import { createValidator } from '../validation/validator.ts';
 import { sendMessageSchema } from './message-schema.ts';
 import type { Message, SendMessageInput } from './message-schema.ts';
+import { currentTraceParent } from '../traced.ts';
 import { toMessage } from './to-message.ts';
 
 const validateInput = createValidator<SendMessageInput>(sendMessageSchema);
@@ -36,7 +37,7 @@ export async function sendMessage(db: Kysely<Database>, accountId: number, input
     // Two messages in one millisecond with the same six random digits: draw again.
     const stored = await db
       .insertInto('messages')
-      .values(row)
+      .values({ ...row, trace_parent: currentTraceParent() })
       .onConflict((oc) => oc.column('id').doNothing())
       .returning('id')
       .executeTakeFirst();

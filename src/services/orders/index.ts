@@ -1,8 +1,20 @@
-export { placeOrder } from './place-order.ts';
-export { getOrder } from './get-order.ts';
-export { advanceOrder } from './advance-order.ts';
-export { cancelOrder } from './cancel-order.ts';
-export { listOrders, countOrders, orderCursor, anyOrdersBehind } from './list-orders.ts';
+import { advanceOrder as advance } from './advance-order.ts';
+import { cancelOrder as cancel } from './cancel-order.ts';
+import { getOrder as get } from './get-order.ts';
+import { countOrders as count, listOrders as list } from './list-orders.ts';
+import { ordersOfPets as ofPets } from './orders-of-pets.ts';
+import { placeOrder as place } from './place-order.ts';
+import { traced } from '../traced.ts';
+
+export const { placeOrder, getOrder, advanceOrder, cancelOrder, listOrders, countOrders, ordersOfPets } = traced('orders', {
+  placeOrder: place,
+  getOrder: get,
+  advanceOrder: advance,
+  cancelOrder: cancel,
+  listOrders: list,
+  countOrders: count,
+  ordersOfPets: ofPets,
+});
+export { orderCursor, anyOrdersBehind } from './list-orders.ts';
 export type { OrderPage, OrderWithPet } from './list-orders.ts';
 export * from './order-schema.ts';
-export { ordersOfPets } from './orders-of-pets.ts';

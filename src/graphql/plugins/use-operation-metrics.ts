@@ -1,0 +1,60 @@
+import { performance } from 'node:perf_hooks';
+import { getOperationAST } from 'graphql';
+import type { DocumentNode, ExecutionResult, GraphQLError } from 'graphql';
+import { handleStreamOrSingleExecutionResult, isAsyncIterable } from 'graphql-yoga';
+import type { Plugin } from 'graphql-yoga';
+import type { Metrics } from '../../telemetry/metrics-types.ts';
+
+const codeOf = (error: GraphQLError) => (typeof error.extensions?.code === 'string' ? error.extensions.code : 'INTERNAL_ERROR');
+
+// Parsed documents are cached and reused: their operation is looked up once per document and name.
+const operations = new WeakMap<DocumentNode, Map<string, { type: string; name: string | undefined }>>();
+
+function operationOf(document: DocumentNode, operationName: string | null | undefined): { type: string; name: string | undefined } {
+  let byName = operations.get(document);
+  if (!byName) operations.set(document, (byName = new Map()));
+  let found = byName.get(operationName ?? '');
+  if (!found) {
+    const operation = getOperationAST(document, operationName);
+    byName.set(operationName ?? '', (found = { type: operation?.operation ?? 'query', name: operation?.name?.value }));
+  }
+  return found;
+}
+
+function countErrors(metrics: Metrics, result: ExecutionResult): void {
+  for (const error of result.errors ?? []) metrics.error('graphql', codeOf(error as GraphQLError));
+}
+
+/**
+ * Each executed query and mutation by type, name and outcome, with its duration; each error of
+ * every result by its code, once (parse, validation, execution, a trusted-document refusal, and
+ * each event of a subscription), under the same labels as REST's.
+ */
+export function useOperationMetrics<Context extends object>(metrics: Metrics): Plugin<Context> {
+  // Results of the operation pipeline (both paths) are counted as they come out of it; a request
+  // refused before it (an onParams hook threw) only reaches result processing. Results with
+  // errors are remembered to tell the two apart; the usual result, without, costs nothing here.
+  const counted = new WeakSet<ExecutionResult>();
+  return {
+    onExecute({ args }) {
+      const began = performance.now();
+      const { type, name } = operationOf(args.document, args.operationName);
+      return {
+        onExecuteDone: (payload) =>
+          handleStreamOrSingleExecutionResult(payload, ({ result }) =>
+            metrics.operation(type, name, Boolean(result.errors?.length), (performance.now() - began) / 1000),
+          ),
+      };
+    },
+    onSubscribe: () => ({ onSubscribeResult: () => ({ onNext: ({ result }) => countErrors(metrics, result) }) }),
+    onExecutionResult({ result }) {
+      if (!result || isAsyncIterable(result) || !result.errors?.length) return;
+      counted.add(result);
+      countErrors(metrics, result);
+    },
+    onResultProcess({ result }) {
+      if (isAsyncIterable(result)) return;
+      for (const one of Array.isArray(result) ? result : [result]) if (one.errors?.length && !counted.has(one)) countErrors(metrics, one);
+    },
+  };
+}

@@ -1,0 +1,53 @@
+/** Which face answered: REST (/v1, /messages, /signup, the docs and probes) or GraphQL (/graphql). */
+export type Face = 'rest' | 'graphql';
+
+export type DeliveryOutcome = 'sent' | 'retry' | 'failed';
+
+/** Values Prometheus reads when it scrapes, from the parts that hold them. */
+export interface MetricsSources {
+  /** PostgreSQL's pool: connections in use, idle, and requests waiting for one. */
+  pool?: () => { used: number; idle: number; waiting: number };
+  subscriptions?: () => number;
+  outbox?: () => Promise<{ queued: number; oldestAgeSeconds: number }>;
+}
+
+/**
+ * What the app records. With METRICS_PORT unset every method is a no-op (NO_METRICS), so the
+ * places that record never ask whether metrics are on.
+ */
+export interface Metrics {
+  readonly enabled: boolean;
+  readonly contentType: string;
+  /** The exposition, in Prometheus's text format. */
+  text(): Promise<string>;
+  /** A request answered on `route` (its template; '' when none matched): its face follows from the route. */
+  request(route: string, method: string, status: number, seconds: number): void;
+  operation(type: string, name: string | undefined, failed: boolean, seconds: number): void;
+  error(face: Face, code: string): void;
+  refused(budget: string): void;
+  statement(operation: string, failed: boolean, seconds: number): void;
+  lockWait(seconds: number): void;
+  keyLookup(hit: boolean): void;
+  delivery(transport: string, outcome: DeliveryOutcome, attempt: number, seconds: number): void;
+  observe(sources: MetricsSources): void;
+  /** Stops what runs between scrapes (the GC profile's reader). */
+  close(): void;
+}
+
+const nothing = () => undefined;
+
+export const NO_METRICS: Metrics = {
+  enabled: false,
+  contentType: 'text/plain',
+  text: async () => '',
+  request: nothing,
+  operation: nothing,
+  error: nothing,
+  refused: nothing,
+  statement: nothing,
+  lockWait: nothing,
+  keyLookup: nothing,
+  delivery: nothing,
+  observe: nothing,
+  close: nothing,
+};

@@ -1,0 +1,61 @@
+import { Gauge } from 'prom-client';
+import type { Registry } from 'prom-client';
+import type { MetricsSources } from './metrics-types.ts';
+
+/** Gauges read when Prometheus scrapes: nothing is kept up to date between scrapes. */
+export function observeSources(registry: Registry, dbSystem: string, { pool, subscriptions, outbox }: MetricsSources): void {
+  const registers = [registry];
+  if (pool) {
+    new Gauge({
+      name: 'db_client_connection_count',
+      help: 'PostgreSQL pool connections, by state (used, idle).',
+      labelNames: ['db_system_name', 'db_client_connection_state'],
+      registers,
+      collect() {
+        const { used, idle } = pool();
+        this.labels({ db_system_name: dbSystem, db_client_connection_state: 'used' }).set(used);
+        this.labels({ db_system_name: dbSystem, db_client_connection_state: 'idle' }).set(idle);
+      },
+    });
+    new Gauge({
+      name: 'db_client_connection_pending_requests',
+      help: 'PostgreSQL: requests waiting for a pool connection.',
+      labelNames: ['db_system_name'],
+      registers,
+      collect() {
+        this.labels({ db_system_name: dbSystem }).set(pool().waiting);
+      },
+    });
+  }
+  if (subscriptions) {
+    new Gauge({
+      name: 'petstore_subscriptions_open',
+      help: 'GraphQL subscriptions open on this instance.',
+      registers,
+      collect() {
+        this.set(subscriptions());
+      },
+    });
+  }
+  if (outbox) {
+    // One query for both, when scraped: every instance reports the same shared outbox (use max, not sum).
+    let reading: Promise<{ queued: number; oldestAgeSeconds: number }> | null = null;
+    const read = () => (reading ??= outbox().finally(() => setTimeout(() => (reading = null), 1_000).unref()));
+    new Gauge({
+      name: 'petstore_messages_queued',
+      help: 'Messages waiting in the outbox (shared by every instance).',
+      registers,
+      async collect() {
+        this.set((await read()).queued);
+      },
+    });
+    new Gauge({
+      name: 'petstore_messages_oldest_queued_age_seconds',
+      help: 'Age of the oldest message waiting in the outbox; 0 when none waits.',
+      registers,
+      async collect() {
+        this.set((await read()).oldestAgeSeconds);
+      },
+    });
+  }
+}

@@ -1,0 +1,36 @@
+import type { Config } from '../config/load-config.ts';
+import { appVersion } from '../config/version.ts';
+import type { OpenDatabase } from '../db/connection.ts';
+import { GRAPHQL_ROUTE } from '../http/graphql-route.ts';
+import { createMetrics } from './metrics.ts';
+import { NO_METRICS } from './metrics-types.ts';
+import type { Metrics } from './metrics-types.ts';
+import { startTracing } from './tracing.ts';
+import type { Tracing } from './tracing.ts';
+import { watchStatements } from './watch-statements.ts';
+
+export interface Telemetry {
+  /** NO_METRICS while METRICS_PORT is unset. */
+  metrics: Metrics;
+  /** Null while no OTEL_* setting asks for traces: the SDK is then not even loaded. */
+  tracing: Tracing | null;
+}
+
+/** Metrics and traces as configured, and the database's statements watched for either. */
+export async function startTelemetry(config: Config, database: OpenDatabase): Promise<Telemetry> {
+  const { version } = appVersion();
+  const dbSystem = database.engine === 'postgres' ? 'postgresql' : 'sqlite';
+  const metrics =
+    config.metrics.port === null
+      ? NO_METRICS
+      : createMetrics({
+          dbSystem,
+          version,
+          maxOperationNames: config.metrics.maxOperationNames,
+          gc: config.metrics.gc,
+          faceOf: (route) => (route === GRAPHQL_ROUTE ? 'graphql' : 'rest'),
+        });
+  const tracing = config.tracing.exporter ? await startTracing(config.tracing, version) : null;
+  if (metrics.enabled || tracing) database.observe(watchStatements(metrics, dbSystem, tracing !== null));
+  return { metrics, tracing };
+}

@@ -1,0 +1,182 @@
+import { randomBytes } from 'node:crypto';
+import { describe, expect, it } from '../helpers/fixtures.ts';
+import type { RunningServer } from '../helpers/cli.ts';
+import { startOtlpReceiver } from '../helpers/otlp-receiver.ts';
+import type { OtlpReceiver, ReceivedSpan } from '../helpers/otlp-receiver.ts';
+import { ENGINE } from '../helpers/test-database.ts';
+
+const KEY = /psk_[A-Za-z0-9]{40}/;
+const SERVER = 2;
+const CONSUMER = 5;
+
+/** A caller's W3C trace context: a new trace id and a parent span id of its own. */
+function callerContext(): { traceId: string; spanId: string; traceparent: string } {
+  const traceId = randomBytes(16).toString('hex');
+  const spanId = randomBytes(8).toString('hex');
+  return { traceId, spanId, traceparent: `00-${traceId}-${spanId}-01` };
+}
+
+/** The spans of one trace, once `count` of them have arrived. */
+async function trace(receiver: OtlpReceiver, traceId: string, atLeast: (spans: ReceivedSpan[]) => boolean): Promise<ReceivedSpan[]> {
+  const of = () => receiver.spans.filter((span) => span.traceId === traceId);
+  await expect.poll(() => atLeast(of()), { timeout: 30_000, interval: 100 }).toBe(true);
+  return of();
+}
+
+const named = (spans: ReceivedSpan[], name: string) => spans.find((span) => span.name === name);
+const childrenOf = (spans: ReceivedSpan[], parent: ReceivedSpan | undefined) =>
+  spans.filter((span) => span.parentSpanId === parent?.spanId);
+
+async function call(server: RunningServer, key: string, path: string, init: { body?: unknown; traceparent?: string } = {}) {
+  const response = await fetch(`${server.origin}${path}`, {
+    method: init.body === undefined ? 'GET' : 'POST',
+    headers: {
+      authorization: `Bearer ${key}`,
+      'content-type': 'application/json',
+      ...(init.traceparent ? { traceparent: init.traceparent } : {}),
+    },
+    ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
+  });
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+}
+
+describe('OpenTelemetry traces, exported over OTLP/HTTP to a real receiver', { timeout: 180_000 }, () => {
+  it('one trace per request from the edge to the database, and a delivery linked to the request that queued it', async ({
+    databaseUrl,
+    serve,
+    webhook,
+  }) => {
+    const receiver = await startOtlpReceiver();
+    const hook = await webhook(() => 'ok');
+    try {
+      const server = await serve({
+        DATABASE_URL: databaseUrl,
+        LOG_LEVEL: 'info',
+        OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint,
+        OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+        OTEL_BSP_SCHEDULE_DELAY: '50',
+        OTEL_SERVICE_NAME: 'petstore-under-test',
+        MESSAGE_WEBHOOK_URL: hook.url,
+        MESSAGE_POLL_MS: '50',
+      });
+      const key = server.output().match(KEY)?.[0] ?? '';
+      const dbSystem = ENGINE === 'postgres' ? 'postgresql' : 'sqlite';
+
+      // REST: the caller's trace continues; the service call and its statements are children.
+      const rest = callerContext();
+      expect((await call(server, key, '/v1/pets', { body: { name: 'Rex', categoryId: 1 }, traceparent: rest.traceparent })).status).toBe(
+        201,
+      );
+      const restSpans = await trace(receiver, rest.traceId, (spans) => spans.some((s) => s.name === 'POST /v1/pets'));
+      const restServer = named(restSpans, 'POST /v1/pets');
+      expect(restServer).toMatchObject({
+        kind: SERVER,
+        parentSpanId: rest.spanId,
+        service: 'petstore-under-test',
+        attributes: expect.objectContaining({ 'http.request.method': 'POST', 'http.route': '/v1/pets', 'http.response.status_code': 201 }),
+      });
+      const createPet = named(childrenOf(restSpans, restServer), 'pets.createPet');
+      expect(createPet).toBeDefined();
+      const inserts = childrenOf(restSpans, createPet).filter((s) => s.attributes['db.operation.name'] === 'INSERT');
+      expect(inserts.length).toBeGreaterThanOrEqual(1);
+      expect(inserts[0]?.attributes).toMatchObject({
+        'db.system.name': dbSystem,
+        'db.query.text': expect.stringMatching(/^insert into "pets"/),
+      });
+      // Statements carry their text with placeholders, never the values sent.
+      expect(JSON.stringify(restSpans)).not.toContain('Rex');
+
+      // GraphQL: the server span takes the operation's name; parse, validate and execute under it.
+      const query = callerContext();
+      expect(
+        (
+          await call(server, key, '/graphql', {
+            body: { query: 'query ListPets { pets(first: 5) { nodes { id } } }' },
+            traceparent: query.traceparent,
+          })
+        ).status,
+      ).toBe(200);
+      const gqlSpans = await trace(receiver, query.traceId, (spans) => spans.some((s) => s.name === 'query ListPets'));
+      const gqlServer = named(gqlSpans, 'query ListPets');
+      expect(gqlServer).toMatchObject({
+        kind: SERVER,
+        attributes: expect.objectContaining({
+          'graphql.operation.name': 'ListPets',
+          'graphql.operation.type': 'query',
+          'http.route': '/graphql',
+        }),
+      });
+      expect(childrenOf(gqlSpans, gqlServer).map((s) => s.name)).toEqual(
+        expect.arrayContaining(['graphql.parse', 'graphql.validate', 'graphql.execute']),
+      );
+      const listPets = named(childrenOf(gqlSpans, named(gqlSpans, 'graphql.execute')), 'pets.listPets');
+      expect(childrenOf(gqlSpans, listPets).some((s) => s.attributes['db.operation.name'] === 'SELECT')).toBe(true);
+
+      // A message: its delivery is a trace of its own, linked to the request that queued it,
+      // and the webhook receives that delivery's traceparent.
+      const send = callerContext();
+      const queued = await call(server, key, '/messages', { body: { message: 'traced' }, traceparent: send.traceparent });
+      expect(queued.status).toBe(201);
+      await expect.poll(() => receiver.spans.some((s) => s.name === 'deliver message'), { timeout: 30_000, interval: 100 }).toBe(true);
+      const delivery = receiver.spans.find((s) => s.name === 'deliver message');
+      expect(delivery).toMatchObject({
+        kind: CONSUMER,
+        attributes: expect.objectContaining({ 'messaging.message.id': queued.body.id, 'petstore.delivery.attempt': 1 }),
+      });
+      // A root of its own: the request that queued the message ended long before.
+      expect(delivery?.parentSpanId ?? '').toBe('');
+      expect(delivery?.traceId).not.toBe(send.traceId);
+      expect(delivery?.links.map((link) => link.traceId)).toEqual([send.traceId]);
+      await expect.poll(() => hook.received.length, { timeout: 30_000 }).toBe(1);
+      expect(hook.received[0]?.traceparent).toMatch(new RegExp(`^00-${delivery?.traceId}-[0-9a-f]{16}-01$`));
+
+      // Probes are not traced: a balancer sends them twice a second to every instance.
+      for (const probe of ['/healthz', '/readyz']) expect((await fetch(`${server.origin}${probe}`)).status).toBe(200);
+
+      // The access lines carry the trace id to find a request's spans by.
+      // Stopping sends every span still buffered: none is a probe's.
+      expect(await server.stop()).toBe(0);
+      expect(receiver.spans.filter((s) => /healthz|readyz/.test(String(s.attributes['url.path'])))).toEqual([]);
+      const access = server
+        .stdout()
+        .split('\n')
+        .filter((line) => line.includes('"msg":"request"'))
+        .map((line) => JSON.parse(line) as { url: string; traceId?: string });
+      expect(access.find((line) => line.url === '/v1/pets')?.traceId).toBe(rest.traceId);
+      expect(access.find((line) => line.url === '/graphql')?.traceId).toBe(query.traceId);
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('exports OTLP/HTTP protobuf by default (the standard protocol), and sends nothing at all while no OTEL_* setting asks', async ({
+    databaseUrl,
+    serve,
+  }) => {
+    const receiver = await startOtlpReceiver();
+    try {
+      const traced = await serve({
+        DATABASE_URL: databaseUrl,
+        OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint,
+        OTEL_BSP_SCHEDULE_DELAY: '50',
+      });
+      const key = traced.output().match(KEY)?.[0] ?? '';
+      const caller = callerContext();
+      expect((await call(traced, key, '/v1/pets', { traceparent: caller.traceparent })).status).toBe(200);
+      const idBytes = Buffer.from(caller.traceId, 'hex');
+      await expect.poll(() => receiver.exports.some((e) => e.body.includes(idBytes)), { timeout: 30_000, interval: 100 }).toBe(true);
+      expect(receiver.exports[0]).toMatchObject({ path: '/v1/traces', contentType: 'application/x-protobuf' });
+      expect(await traced.stop()).toBe(0);
+      const exported = receiver.exports.length;
+
+      const untraced = await serve({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'info' });
+      expect((await call(untraced, key, '/v1/pets', { traceparent: callerContext().traceparent })).status).toBe(200);
+      expect(await untraced.stop()).toBe(0);
+      expect(receiver.exports.length).toBe(exported);
+      expect(untraced.stdout()).not.toMatch(/"traceId"/);
+      expect(untraced.stdout()).toMatch(/"tracing":"off"/);
+    } finally {
+      await receiver.close();
+    }
+  });
+});
