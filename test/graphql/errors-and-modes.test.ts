@@ -1,8 +1,10 @@
 import { describe, expect, it } from '../helpers/fixtures.ts';
+import type { MakeApp } from '../helpers/fixtures.ts';
 import { graphql } from '../helpers/graphql.ts';
 import { spyOnSelects } from '../helpers/select-spy.ts';
 import { subscribe } from '../helpers/sse-client.ts';
 import { expectErrorBody } from '../helpers/test-app.ts';
+import type { TestApp } from '../helpers/test-app.ts';
 
 interface LogLine {
   level: number;
@@ -13,18 +15,24 @@ interface LogLine {
 
 const INTROSPECTION = '{ __schema { types { name } } }';
 
+/** An app whose reads of `table` fail with a message that must not reach clients, and its log lines. */
+async function failingOn(makeApp: MakeApp, table: string): Promise<{ t: TestApp; lines: string[] }> {
+  const lines: string[] = [];
+  const t = await makeApp(
+    { LOG_LEVEL: 'info' },
+    {
+      wrapDb: spyOnSelects((read) => {
+        if (read === table) throw new Error('disk on fire at /var/lib/secret.db');
+      }),
+      logStream: { write: (line) => void lines.push(line) },
+    },
+  );
+  return { t, lines };
+}
+
 describe('unexpected errors', () => {
   it('are masked as "An unexpected error occurred.", the words REST uses, and logged with the request id', async ({ makeApp }) => {
-    const lines: string[] = [];
-    const t = await makeApp(
-      { LOG_LEVEL: 'info' },
-      {
-        wrapDb: spyOnSelects((table) => {
-          if (table === 'pets') throw new Error('disk on fire at /var/lib/secret.db');
-        }),
-        logStream: { write: (line) => void lines.push(line) },
-      },
-    );
+    const { t, lines } = await failingOn(makeApp, 'pets');
     const { res, body } = await graphql(t, '{ pets { totalCount } }');
     expect(body.data).toBeNull();
     expect(body.errors).toEqual([
@@ -40,16 +48,7 @@ describe('unexpected errors', () => {
   });
 
   it('in an event of a subscription: masked in the event, logged once with the request id', async ({ makeApp }) => {
-    const lines: string[] = [];
-    const t = await makeApp(
-      { LOG_LEVEL: 'info' },
-      {
-        wrapDb: spyOnSelects((table) => {
-          if (table === 'orders') throw new Error('disk on fire at /var/lib/secret.db');
-        }),
-        logStream: { write: (line) => void lines.push(line) },
-      },
-    );
+    const { t, lines } = await failingOn(makeApp, 'orders');
     const sub = await subscribe(await t.listen(), 'subscription { petCreated { id orders { id } } }', {}, t.auth);
     expect(sub.status).toBe(200);
     await t.call({ method: 'POST', url: '/v1/pets', payload: { name: 'Rex', categoryId: 1 } });

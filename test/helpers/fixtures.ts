@@ -21,6 +21,9 @@ export interface MakeAppOptions {
   logStream?: { write(line: string): void };
 }
 
+/** The `makeApp` fixture: an app of the test's own, closed when the test ends. */
+export type MakeApp = (env?: AppEnv, options?: MakeAppOptions) => Promise<TestApp>;
+
 /**
  * The test API of this suite: `it` with an app on a temporary database.
  * - `t`: one app for the whole file (a file sets its environment with `it.override('appEnv', {...})`
@@ -46,11 +49,12 @@ export const it = base
     onCleanup(async () => {
       for (const app of made.splice(0)) await app.close();
     });
-    return async (env: AppEnv = {}, { wrapDb, logStream }: MakeAppOptions = {}): Promise<TestApp> => {
+    const makeApp: MakeApp = async (env = {}, { wrapDb, logStream } = {}) => {
       const app = await startTestApp(env, wrapDb, logStream);
       made.push(app);
       return app;
     };
+    return makeApp;
   })
   // eslint-disable-next-line no-empty-pattern -- as above
   .extend('tmp', async ({}, { onCleanup }) => {
