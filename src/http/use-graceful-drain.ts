@@ -1,4 +1,5 @@
 import { Server as NetServer } from 'node:net';
+import type { Socket } from 'node:net';
 import type { ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 
@@ -36,14 +37,27 @@ export interface GracefulDrainOptions {
  * however a response ends (sent, aborted, or its socket ended by a parse error on the bytes
  * after it), so nothing can stay counted. Fastify's onResponse and onRequestAbort hooks miss
  * that last case.
+ *
+ * A connection that never sent a byte is neither idle nor busy to node: `closeIdleConnections`
+ * leaves it, and closing the server waits until its client gives up. Clients open such spares
+ * (Node 22+'s fetch, as Apollo Client uses it, kept two open 70 s after its last request), so
+ * once the listener is closed they are ended: nothing was asked on them.
  */
 export function useGracefulDrain(app: FastifyInstance, { delayMs }: GracefulDrainOptions): void {
   const open = new Set<ServerResponse>();
   const enders: (() => void)[] = [];
   let draining = false;
   let drained: (() => void) | null = null;
+  const unused = new Set<Socket>();
 
-  app.server.prependListener('request', (_req, res: ServerResponse) => {
+  app.server.on('connection', (socket: Socket) => {
+    unused.add(socket);
+    socket.once('close', () => unused.delete(socket));
+  });
+  // A WebSocket's connection asked for its upgrade: graphql-ws closes it with its own code.
+  app.server.prependListener('upgrade', (req: { socket: Socket }) => unused.delete(req.socket));
+  app.server.prependListener('request', (req, res: ServerResponse) => {
+    unused.delete(req.socket);
     open.add(res);
     // Keep-alive clients reconnect elsewhere instead of sending more here.
     if (draining) res.shouldKeepAlive = false;
@@ -58,6 +72,12 @@ export function useGracefulDrain(app: FastifyInstance, { delayMs }: GracefulDrai
   });
   app.decorate('onListenerClosed', (end: () => void) => {
     enders.push(end);
+  });
+  // Fastify's close (also the end of drainAndClose) stops listening before its onClose hooks and
+  // waits for every connection; connections that never asked anything are ended first.
+  app.addHook('preClose', (done) => {
+    for (const socket of unused) socket.destroy();
+    done();
   });
   app.decorate('drainAndClose', async function drainAndClose(this: FastifyInstance) {
     draining = true;

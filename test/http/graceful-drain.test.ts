@@ -1,4 +1,5 @@
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import { describe, expect, it } from '../helpers/fixtures.ts';
 import { keepAliveAgent } from '../helpers/raw-http.ts';
 import { expectErrorBody } from '../helpers/test-app.ts';
@@ -32,4 +33,21 @@ describe('draining with SHUTDOWN_DELAY_MS', () => {
     await drained;
     await expect(get(origin, '/healthz', {}, keepAliveAgent())).rejects.toMatchObject({ code: 'ECONNREFUSED' });
   }, 30_000);
+});
+
+describe('closing', () => {
+  it('ends connections that never sent a request instead of waiting for their clients', async ({ makeApp }) => {
+    const t = await makeApp();
+    const origin = await t.listen();
+    const agent = keepAliveAgent();
+    // A connection that served a request, kept alive, and a spare a client opened and never used.
+    expect(await get(origin, '/v1/pets', t.auth, agent)).toEqual({ status: 200, connection: 'keep-alive' });
+    const spare = connect(Number(new URL(origin).port), '127.0.0.1');
+    await new Promise((resolve) => spare.once('connect', resolve));
+    const spareClosed = new Promise((resolve) => spare.once('close', resolve));
+    spare.on('error', () => undefined);
+    await t.app.drainAndClose();
+    await spareClosed;
+    expect(spare.destroyed).toBe(true);
+  });
 });
