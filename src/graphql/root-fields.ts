@@ -1,5 +1,6 @@
 import { getDirectiveValues, getOperationAST, GraphQLIncludeDirective, GraphQLSkipDirective, Kind } from 'graphql';
 import type { DocumentNode, FieldNode, FragmentSpreadNode, InlineFragmentNode, SelectionSetNode } from 'graphql';
+import { perOperation } from './per-operation.ts';
 
 type Variables = Record<string, unknown> | undefined;
 
@@ -32,16 +33,10 @@ export function rootFields(document: DocumentNode, operationName: string | null 
   return operation ? collect(operation.selectionSet, document, variables, []) : [];
 }
 
-const writtenByDocument = new WeakMap<DocumentNode, Map<string, readonly string[]>>();
-
 /**
- * rootFields without variables (every field written), remembered per document: Yoga's parse
- * cache hands back the same document for the same text, so a busy operation is walked once.
+ * rootFields without variables (every field written), remembered per document: a busy
+ * operation is walked once.
  */
-export function writtenRootFields(document: DocumentNode, operationName: string | null | undefined): readonly string[] {
-  let byName = writtenByDocument.get(document);
-  if (!byName) writtenByDocument.set(document, (byName = new Map()));
-  let names = byName.get(operationName ?? '');
-  if (!names) byName.set(operationName ?? '', (names = rootFields(document, operationName)));
-  return names;
-}
+export const writtenRootFields: (document: DocumentNode, operationName: string | null | undefined) => readonly string[] = perOperation(
+  (document, operationName) => rootFields(document, operationName),
+);

@@ -1,25 +1,11 @@
 import { performance } from 'node:perf_hooks';
-import { getOperationAST } from 'graphql';
-import type { DocumentNode, ExecutionResult, GraphQLError } from 'graphql';
+import type { ExecutionResult, GraphQLError } from 'graphql';
 import { handleStreamOrSingleExecutionResult, isAsyncIterable } from 'graphql-yoga';
 import type { Plugin } from 'graphql-yoga';
 import type { Metrics } from '../../telemetry/metrics-types.ts';
+import { operationOf } from '../operation-of.ts';
 
 const codeOf = (error: GraphQLError) => (typeof error.extensions?.code === 'string' ? error.extensions.code : 'INTERNAL_ERROR');
-
-// Parsed documents are cached and reused: their operation is looked up once per document and name.
-const operations = new WeakMap<DocumentNode, Map<string, { type: string; name: string | undefined }>>();
-
-function operationOf(document: DocumentNode, operationName: string | null | undefined): { type: string; name: string | undefined } {
-  let byName = operations.get(document);
-  if (!byName) operations.set(document, (byName = new Map()));
-  let found = byName.get(operationName ?? '');
-  if (!found) {
-    const operation = getOperationAST(document, operationName);
-    byName.set(operationName ?? '', (found = { type: operation?.operation ?? 'query', name: operation?.name?.value }));
-  }
-  return found;
-}
 
 function countErrors(metrics: Metrics, result: ExecutionResult): void {
   for (const error of result.errors ?? []) metrics.error('graphql', codeOf(error as GraphQLError));

@@ -1,9 +1,9 @@
 import { context, SpanStatusCode, trace } from '@opentelemetry/api';
 import { endingWhenDone, TRACER_NAME } from '../../services/traced.ts';
 import type { Span } from '@opentelemetry/api';
-import { getOperationAST } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { serverSpanOf } from '../../telemetry/server-spans.ts';
+import { operationOf } from '../operation-of.ts';
 import type { ServerContext } from '../create-graphql.ts';
 
 /** Runs `wrapped` with `span` active, and ends the span once it has finished. */
@@ -30,9 +30,7 @@ export function useTracing<Context extends ServerContext>(): Plugin<Context> {
       subscribe: phase('graphql.subscribe'),
     },
     onExecute({ args }) {
-      const operation = getOperationAST(args.document, args.operationName);
-      const type = operation?.operation ?? 'query';
-      const name = operation?.name?.value;
+      const { type, name } = operationOf(args.document, args.operationName);
       const attributes = { 'graphql.operation.type': type, ...(name ? { 'graphql.operation.name': name } : {}) };
       const span = trace.getActiveSpan();
       span?.setAttributes(attributes);
