@@ -3,6 +3,7 @@ import { createApp } from './app.ts';
 import type { Config } from './config/load-config.ts';
 import { appVersion } from './config/version.ts';
 import { openDatabase } from './db/connection.ts';
+import { boundAddress } from './http/bound-address.ts';
 import { listenForScrapes } from './telemetry/metrics-listener.ts';
 import { anyUsableKey, ensureFirstKey } from './services/api-keys/index.ts';
 
@@ -28,13 +29,6 @@ function listenFailure(error: unknown, { port, host }: { port: number; host: str
   };
   const reason = reasons[code] ?? (error instanceof Error ? error.message : String(error));
   return new Error(`cannot start the ${setting === 'PORT' ? 'server' : 'metrics listener'}: ${reason}`, { cause: error });
-}
-
-/** What the listener is bound to, as the OS reports it. */
-function boundAddress(app: FastifyInstance): string {
-  const address = app.server.address();
-  if (typeof address !== 'object' || !address) return String(address);
-  return `${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
 }
 
 // Lines for a person go to stderr: stdout carries only the JSON log lines, for log shippers.
@@ -65,18 +59,28 @@ function printFirstKey(app: FastifyInstance, config: Config, key: string): void 
 export async function serve(config: Config): Promise<FastifyInstance> {
   const database = openDatabase(config.database);
   const app = await createApp({ config, database });
-  let metricsAddress: string | null = null;
-  try {
-    await app.listen({ port: config.port, host: config.host });
-    if (app.metricsListener && config.metrics.port !== null) {
-      metricsAddress = await listenForScrapes(app.metricsListener, config.metrics.port, config.metrics.host).catch((error: unknown) => {
-        throw listenFailure(error, { port: config.metrics.port ?? 0, host: config.metrics.host }, 'METRICS_PORT');
-      });
+  /** Listens with `listen`; a failure closes the app and says which setting to change. */
+  const opening = async <T>(listen: () => Promise<T>, failure: (error: unknown) => Error): Promise<T> => {
+    try {
+      return await listen();
+    } catch (error) {
+      await app.close();
+      throw failure(error);
     }
-  } catch (error) {
-    await app.close();
-    throw error instanceof Error && error.message.startsWith('cannot start') ? error : listenFailure(error, config);
-  }
+  };
+  await opening(
+    () => app.listen({ port: config.port, host: config.host }),
+    (error) => listenFailure(error, config),
+  );
+  const { metricsListener } = app;
+  const metricsPort = config.metrics.port;
+  const metricsAddress =
+    metricsListener && metricsPort !== null
+      ? await opening(
+          () => listenForScrapes(metricsListener, metricsPort, config.metrics.host),
+          (error) => listenFailure(error, { port: metricsPort, host: config.metrics.host }, 'METRICS_PORT'),
+        )
+      : null;
   try {
     const first = config.nodeEnv === 'production' ? null : await ensureFirstKey(database.db);
     if (first) printFirstKey(app, config, first.key);
@@ -90,7 +94,7 @@ export async function serve(config: Config): Promise<FastifyInstance> {
       version,
       engine: database.engine,
       migration: applied.at(-1)?.name ?? null,
-      address: boundAddress(app),
+      address: boundAddress(app.server),
       ...(metricsAddress ? { metrics: metricsAddress } : {}),
       tracing: config.tracing.exporter ?? 'off',
     };

@@ -59,6 +59,21 @@ describe('petstore serve when it cannot start', { timeout: 180_000 }, () => {
     expect(await server.stop()).toBe(0);
   });
 
+  it('exits 1 when METRICS_PORT is taken, naming that setting, and makes no key', async ({ databaseUrl }) => {
+    const env = { DATABASE_URL: databaseUrl, HOST: '127.0.0.1', PORT: '0' };
+    const busy = await occupyPort();
+    try {
+      const failed = await petstoreAsync(['serve'], { ...env, METRICS_PORT: String(busy.port) });
+      expect(failed.status).toBe(1);
+      expect(failed.stderr).toContain(`cannot start the metrics listener: port ${busy.port} is already in use on 127.0.0.1`);
+      expect(failed.stderr).toMatch(/METRICS_PORT=<port>/);
+      expect(failed.stderr).not.toMatch(/\n\s+at /);
+    } finally {
+      await busy.release();
+    }
+    expect(petstore(['keys', 'list'], env).stdout).toMatch(/No API keys yet/);
+  });
+
   it('exits 1 naming the PostgreSQL server and why when it cannot be reached, never the password', async () => {
     const closed = await freePort();
     for (const command of [['migrate'], ['serve']]) {

@@ -1,5 +1,6 @@
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
+import { boundAddress } from '../http/bound-address.ts';
 import type { Metrics } from './metrics-types.ts';
 
 /**
@@ -38,12 +39,7 @@ export function listenForScrapes(server: Server, port: number, host: string): Pr
     server.once('error', reject);
     server.listen(port, host, () => {
       server.off('error', reject);
-      const address = server.address();
-      resolve(
-        typeof address === 'object' && address
-          ? `${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`
-          : String(address),
-      );
+      resolve(boundAddress(server));
     });
   });
 }
