@@ -52,6 +52,7 @@ export async function createApp({ config, database = openDatabase(config.databas
     throw error;
   }
   const { metrics, tracing } = await startTelemetry(config, database);
+  const traced = tracing !== null;
   const verifier = createKeyVerifier(db, dataVersion, { onLookup: metrics.keyLookup });
   const { app, log } = createFastify(config, { logStream, metrics });
   app.decorate('schemaStatus', migrated.status);
@@ -72,7 +73,7 @@ export async function createApp({ config, database = openDatabase(config.databas
     );
   }
 
-  await useHttpEdge(app, { config, verifier, limits, tracing: tracing !== null });
+  await useHttpEdge(app, { config, verifier, limits, tracing: traced });
   const live = createLiveFeed(db, {
     ...config.subscriptions,
     onError: (error) => app.log.warn({ err: error }, 'live updates: reading the database failed; retrying at the next poll'),
@@ -92,11 +93,11 @@ export async function createApp({ config, database = openDatabase(config.databas
     fastPath: config.graphqlFastPath,
     messageQuota: ({ req, reply }, count) => limits.message(req, reply, count),
     metrics,
-    tracing: tracing !== null,
+    tracing: traced,
   });
   await mountRest(app, { db, config, limits });
 
-  const worker = startDelivery(db, config.delivery, app.log.child({ component: 'delivery' }), { metrics, tracing: tracing !== null });
+  const worker = startDelivery(db, config.delivery, app.log.child({ component: 'delivery' }), { metrics, tracing: traced });
   app.addHook('onClose', async () => {
     if (app.metricsListener) await stopScrapes(app.metricsListener);
     metrics.close();
