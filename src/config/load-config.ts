@@ -8,6 +8,16 @@ export const DEFAULT_DATABASE_URL = './data/petstore.db';
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
+export interface ResponseCacheConfig {
+  enabled: boolean;
+  /** How long an answer is kept: it is never served after a write, so this only bounds what old answers hold. */
+  ttlMs: number;
+  /** In-process store: the most it holds (least recently used answers go first). Redis is bounded by its own maxmemory. */
+  maxBytes: number;
+  /** Larger answers are not kept. */
+  maxEntryBytes: number;
+}
+
 export interface Config {
   port: number;
   host: string;
@@ -33,6 +43,10 @@ export interface Config {
   graphqlJit: boolean;
   /** POST JSON to /graphql handed from Fastify straight to Yoga's operation pipeline (GRAPHQL_FAST_PATH); default on. */
   graphqlFastPath: boolean;
+  /** GraphQL query answers kept per account, keyed by the data versions they were read under (docs/caching.md). */
+  responseCache: ResponseCacheConfig;
+  /** br/gzip for answers of at least this many bytes; 0 turns compression off. */
+  compressMinBytes: number;
   /** SIGNUP=open: anyone may create an account and its first key at POST /signup. Default off (the route is absent). */
   signup: boolean;
   delivery: DeliveryConfig;
@@ -248,6 +262,13 @@ export function loadConfig(env: Env = process.env): Config {
     trustedDocuments: trustedDocuments(problems, env),
     graphqlJit: flag(problems, env, 'GRAPHQL_JIT', true),
     graphqlFastPath: flag(problems, env, 'GRAPHQL_FAST_PATH', true),
+    responseCache: {
+      enabled: flag(problems, env, 'RESPONSE_CACHE', true),
+      ttlMs: integer(problems, env, 'RESPONSE_CACHE_TTL_MS', 60_000, 1_000, 86_400_000),
+      maxBytes: integer(problems, env, 'RESPONSE_CACHE_MAX_BYTES', 64 * 1024 * 1024, 65_536, 4 * 1024 ** 3),
+      maxEntryBytes: integer(problems, env, 'RESPONSE_CACHE_MAX_ENTRY_BYTES', 1024 * 1024, 1_024, 64 * 1024 * 1024),
+    },
+    compressMinBytes: integer(problems, env, 'COMPRESS_MIN_BYTES', 1_024, 0, 1024 * 1024),
     signup: oneOf(problems, env, 'SIGNUP', ['open', 'off'] as const, 'off') === 'open',
     delivery: deliveryConfig(problems, env),
     corsOrigins: origins(problems, env),

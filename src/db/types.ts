@@ -82,6 +82,12 @@ export interface RowCountsTable {
   value: number;
 }
 
+/** A version per table, moved by triggers with every write to it (migration 0010): what cached answers are keyed by. */
+export interface TableVersionsTable {
+  name: 'pets' | 'orders' | 'messages';
+  version: number;
+}
+
 export interface Database {
   pets: PetsTable;
   accounts: AccountsTable;
@@ -90,6 +96,7 @@ export interface Database {
   orders: OrdersTable;
   idempotency_keys: IdempotencyKeysTable;
   row_counts: RowCountsTable;
+  table_versions: TableVersionsTable;
 }
 
 export type PetRow = Selectable<PetsTable>;

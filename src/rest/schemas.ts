@@ -1,3 +1,4 @@
+import { KEYED_CACHE_CONTROL } from '../http/use-conditional-get.ts';
 import { errorCatalogue } from '../errors/index.ts';
 import type { ErrorCode } from '../errors/index.ts';
 import { signedUpSchema, signUpSchema } from '../services/accounts/index.ts';
@@ -115,6 +116,20 @@ export function pageResponse(name: SchemaName, description: string) {
     maxItems: PAGE_SIZE.max,
     items: ref(name),
     headers: { Link: { type: 'string', maxLength: 2048, description: 'rel="next" link to the following page, when there is one.' } },
+  } as const;
+}
+
+const VALIDATOR_HEADERS = {
+  ETag: { type: 'string', description: 'Weak entity tag of this answer: send it back in If-None-Match to be told 304 while nothing changed.' },
+  'Cache-Control': { type: 'string', enum: [KEYED_CACHE_CONTROL], description: 'Only your own cache may keep it, and must revalidate it before each use.' },
+  Vary: { type: 'string', description: 'Includes Authorization: the answer is for the key that asked.' },
+} as const;
+
+/** A GET's 200 with the validator headers, and the 304 a matching If-None-Match gets (use-conditional-get.ts). */
+export function validated<R extends { description: string; headers?: object }>(ok: R) {
+  return {
+    200: { ...ok, headers: { ...ok.headers, ...VALIDATOR_HEADERS } },
+    304: { description: 'Not modified: the answer whose ETag was sent in If-None-Match is still current. No body.', headers: VALIDATOR_HEADERS },
   } as const;
 }
 

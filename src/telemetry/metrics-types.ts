@@ -28,6 +28,8 @@ export interface Metrics {
   statement(operation: string, failed: boolean, seconds: number): void;
   lockWait(seconds: number): void;
   keyLookup(hit: boolean): void;
+  /** A GraphQL query's answer looked up in the response cache. */
+  responseCache(hit: boolean): void;
   delivery(transport: string, outcome: DeliveryOutcome, attempt: number, seconds: number): void;
   observe(sources: MetricsSources): void;
   /** Stops what runs between scrapes (the GC profile's reader). */
@@ -47,6 +49,7 @@ export const NO_METRICS: Metrics = {
   statement: nothing,
   lockWait: nothing,
   keyLookup: nothing,
+  responseCache: nothing,
   delivery: nothing,
   observe: nothing,
   close: nothing,

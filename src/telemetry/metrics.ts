@@ -85,6 +85,12 @@ export function createMetrics({ dbSystem, version, maxOperationNames, faceOf, gc
       'Bearer keys checked: answered from the verified-key cache (hit) or read from the database (miss).',
     ),
   );
+  const cacheLookups = register(
+    counter(
+      'petstore_response_cache_lookups_total',
+      'GraphQL queries looked up in the response cache: answered from it (hit), or run and kept (miss).',
+    ),
+  );
   const lockWaits = new Counter({
     name: 'petstore_sqlite_lock_wait_seconds_total',
     help: "SQLite: time statements spent waiting for another process's write lock.",
@@ -129,6 +135,7 @@ export function createMetrics({ dbSystem, version, maxOperationNames, faceOf, gc
   const errorCell = memo((face: Face) => memo((code: string) => errors.cell({ face, code })));
   const refusalCell = memo((budget: string) => refusals.cell({ budget }));
   const [keyHits, keyMisses] = [keyLookups.cell({ result: 'hit' }), keyLookups.cell({ result: 'miss' })];
+  const [cacheHits, cacheMisses] = [cacheLookups.cell({ result: 'hit' }), cacheLookups.cell({ result: 'miss' })];
 
   return {
     enabled: true,
@@ -141,6 +148,7 @@ export function createMetrics({ dbSystem, version, maxOperationNames, faceOf, gc
     statement: (operation, failed, seconds) => statementCell(operation)(failed).observe(seconds),
     lockWait: (seconds) => lockWaits.inc(seconds),
     keyLookup: (hit) => (hit ? keyHits : keyMisses).inc(),
+    responseCache: (hit) => (hit ? cacheHits : cacheMisses).inc(),
     delivery(transport, outcome, attempt, seconds) {
       attempts.labels({ transport, outcome }).observe(seconds);
       if (outcome !== 'retry') attemptsPerMessage.labels({ outcome }).observe(attempt);

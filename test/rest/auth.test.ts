@@ -125,7 +125,7 @@ describe('bearer authentication (contract §5)', () => {
 
   it("trusts a key verified by the app's very first request past the next poll of other processes' changes", async ({ makeApp }) => {
     const keyReads: string[] = [];
-    const spied = await makeApp({}, { wrapDb: spyOnQueries((query) => /api_keys/.test(query.sql) && keyReads.push(query.sql)) });
+    const spied = await makeApp({}, { wrapDb: spyOnQueries((query) => /"key_hash" = /.test(query.sql) && keyReads.push(query.sql)) });
     expect((await spied.call({ url: '/v1/pets' })).statusCode).toBe(200);
     expect(keyReads).toHaveLength(1);
     // Past a poll, with nothing written anywhere: no reason to read the key again.

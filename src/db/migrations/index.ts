@@ -9,6 +9,7 @@ import * as postgresKeyEpoch from './postgres/0006-key-epoch.ts';
 import * as postgresKeyNamesAndDisabledAccounts from './postgres/0007-key-names-and-disabled-accounts.ts';
 import * as postgresRowCounts from './postgres/0008-row-counts.ts';
 import * as postgresMessageTraceParent from './postgres/0009-message-trace-parent.ts';
+import * as postgresTableVersions from './postgres/0010-table-versions.ts';
 import * as sqliteInitial from './sqlite/0001-initial.ts';
 import * as sqliteOrdersAndDelivery from './sqlite/0002-orders-and-delivery.ts';
 import * as sqliteIdempotencyKeys from './sqlite/0003-idempotency-keys.ts';
@@ -18,6 +19,7 @@ import * as sqliteKeyEpoch from './sqlite/0006-key-epoch.ts';
 import * as sqliteKeyNamesAndDisabledAccounts from './sqlite/0007-key-names-and-disabled-accounts.ts';
 import * as sqliteRowCounts from './sqlite/0008-row-counts.ts';
 import * as sqliteMessageTraceParent from './sqlite/0009-message-trace-parent.ts';
+import * as sqliteTableVersions from './sqlite/0010-table-versions.ts';
 
 /**
  * Listed by hand so migrations ship inside the program, with no file-system scan at startup.
@@ -35,6 +37,7 @@ export const migrations: Record<Engine, Record<string, Migration>> = {
     '0007-key-names-and-disabled-accounts': sqliteKeyNamesAndDisabledAccounts,
     '0008-row-counts': sqliteRowCounts,
     '0009-message-trace-parent': sqliteMessageTraceParent,
+    '0010-table-versions': sqliteTableVersions,
   },
   postgres: {
     '0001-initial': postgresInitial,
@@ -46,6 +49,7 @@ export const migrations: Record<Engine, Record<string, Migration>> = {
     '0007-key-names-and-disabled-accounts': postgresKeyNamesAndDisabledAccounts,
     '0008-row-counts': postgresRowCounts,
     '0009-message-trace-parent': postgresMessageTraceParent,
+    '0010-table-versions': postgresTableVersions,
   },
 };
 

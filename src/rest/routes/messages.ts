@@ -6,7 +6,7 @@ import { requirePrincipal } from '../../services/api-keys/index.ts';
 import { getMessage, messageIdSchema, sendMessage } from '../../services/messages/index.ts';
 import type { IdempotencyHooks } from '../../http/idempotency-hooks.ts';
 import { requestNaming } from '../../http/field-naming.ts';
-import { bearerSecurity, createdResponse, errorResponses, IDEMPOTENT, JSON_BODY, KEYED, ref } from '../schemas.ts';
+import { bearerSecurity, createdResponse, errorResponses, IDEMPOTENT, JSON_BODY, KEYED, ref, validated } from '../schemas.ts';
 
 // Contract §4.4: the quickstart lives on its own base address, outside /v1.
 const messagesServer = [{ url: '/', description: 'The messages base address (this server, outside /v1).' }];
@@ -47,6 +47,7 @@ export const messagesRoutes: FastifyPluginAsync<MessagesRoutesOptions> = async (
   app.get<{ Params: { id: string } }>(
     '/messages/:id',
     {
+      config: { validators: { tables: ['messages'], perAccount: true } },
       schema: {
         operationId: 'getMessage',
         summary: 'Read a message record',
@@ -55,7 +56,7 @@ export const messagesRoutes: FastifyPluginAsync<MessagesRoutesOptions> = async (
         security: bearerSecurity,
         params: { type: 'object', required: ['id'], properties: { id: messageIdSchema } },
         response: {
-          200: { description: 'The message.', ...ref('Message') },
+          ...validated({ description: 'The message.', ...ref('Message') }),
           ...errorResponses('VALIDATION_FAILED', ...KEYED, 'MESSAGE_NOT_FOUND'),
         },
       },

@@ -7,7 +7,7 @@ import { requestNaming } from '../../http/field-naming.ts';
 import { nextLink } from '../next-link.ts';
 import { requestDb } from '../../http/idempotency-hooks.ts';
 import type { IdempotencyHooks } from '../../http/idempotency-hooks.ts';
-import { bearerSecurity, createdResponse, errorResponses, IDEMPOTENT, JSON_BODY, KEYED, pageResponse, ref } from '../schemas.ts';
+import { bearerSecurity, createdResponse, errorResponses, IDEMPOTENT, JSON_BODY, KEYED, pageResponse, ref, validated } from '../schemas.ts';
 
 export interface PetsRoutesOptions {
   db: Kysely<Database>;
@@ -24,6 +24,7 @@ export const petsRoutes: FastifyPluginAsync<PetsRoutesOptions> = async (app, { d
   app.get<{ Querystring: ListPetsQuery }>(
     '/pets',
     {
+      config: { validators: { tables: ['pets'], perAccount: false } },
       schema: {
         operationId: 'listPets',
         summary: 'List animals',
@@ -33,7 +34,7 @@ export const petsRoutes: FastifyPluginAsync<PetsRoutesOptions> = async (app, { d
         security: bearerSecurity,
         querystring: listPetsQuerySchema,
         response: {
-          200: pageResponse('Pet', 'A page of pets.'),
+          ...validated(pageResponse('Pet', 'A page of pets.')),
           ...errorResponses('VALIDATION_FAILED', 'INVALID_CURSOR', ...KEYED),
         },
       },
@@ -71,6 +72,7 @@ export const petsRoutes: FastifyPluginAsync<PetsRoutesOptions> = async (app, { d
   app.get<{ Params: { petId: number } }>(
     '/pets/:petId',
     {
+      config: { validators: { tables: ['pets'], perAccount: false } },
       schema: {
         operationId: 'getPet',
         summary: 'Get an animal (deprecated: removed on 2030-12-05; use GET /pets with the status filter)',
@@ -78,7 +80,7 @@ export const petsRoutes: FastifyPluginAsync<PetsRoutesOptions> = async (app, { d
         deprecated: true,
         security: bearerSecurity,
         params: { type: 'object', required: ['petId'], properties: { petId: petIdSchema } },
-        response: { 200: { description: 'The pet.', ...ref('Pet') }, ...errorResponses('VALIDATION_FAILED', ...KEYED, 'PET_NOT_FOUND') },
+        response: { ...validated({ description: 'The pet.', ...ref('Pet') }), ...errorResponses('VALIDATION_FAILED', ...KEYED, 'PET_NOT_FOUND') },
       },
       // onSend runs for every answer of this route, errors included, so even a 401 says it is deprecated.
       onSend: async (_request, reply, payload) => {

@@ -16,7 +16,7 @@ import type { ListOrdersQuery } from '../../services/orders/index.ts';
 import { requestNaming } from '../../http/field-naming.ts';
 import { nextLink } from '../next-link.ts';
 import type { IdempotencyHooks } from '../../http/idempotency-hooks.ts';
-import { bearerSecurity, createdResponse, errorResponses, IDEMPOTENT, JSON_BODY, KEYED, pageResponse, ref } from '../schemas.ts';
+import { bearerSecurity, createdResponse, errorResponses, IDEMPOTENT, JSON_BODY, KEYED, pageResponse, ref, validated } from '../schemas.ts';
 
 export interface StoreOrdersRoutesOptions {
   db: Kysely<Database>;
@@ -38,13 +38,14 @@ export const storeOrdersRoutes: FastifyPluginAsync<StoreOrdersRoutesOptions> = a
   app.get<{ Querystring: ListOrdersQuery }>(
     '/store/orders',
     {
+      config: { validators: { tables: ['orders'], perAccount: true } },
       schema: {
         ...experimental,
         operationId: 'listStoreOrders',
         summary: 'List your orders (experimental)',
         querystring: listOrdersQuerySchema,
         response: {
-          200: pageResponse('Order', 'A page of your orders.'),
+          ...validated(pageResponse('Order', 'A page of your orders.')),
           ...errorResponses('VALIDATION_FAILED', 'INVALID_CURSOR', ...KEYED),
         },
         // Contract §4.5: the interactive test panel of this operation is disabled in the docs page.
@@ -84,13 +85,14 @@ export const storeOrdersRoutes: FastifyPluginAsync<StoreOrdersRoutesOptions> = a
   app.get<{ Params: { orderId: number } }>(
     '/store/orders/:orderId',
     {
+      config: { validators: { tables: ['orders'], perAccount: true } },
       schema: {
         ...experimental,
         operationId: 'getStoreOrder',
         summary: 'Get one of your orders (experimental)',
         params: orderParams,
         response: {
-          200: { description: 'The order.', ...ref('Order') },
+          ...validated({ description: 'The order.', ...ref('Order') }),
           ...errorResponses('VALIDATION_FAILED', ...KEYED, 'ORDER_NOT_FOUND'),
         },
       },

@@ -1,0 +1,32 @@
+import { createHash } from 'node:crypto';
+
+/**
+ * A weak entity tag (RFC 9110 §8.8.3) naming the parts an answer is a function of: the request,
+ * whose it is, and the versions of the tables it was read under. Weak, because compression
+ * changes the bytes but not the answer.
+ */
+export function entityTag(parts: readonly string[]): string {
+  return `W/"${createHash('sha1').update(parts.join('\n')).digest('base64url').slice(0, 22)}"`;
+}
+
+/**
+ * Whether `If-None-Match` names `tag` by weak comparison (RFC 9110 §13.1.2: W/"x" and "x" are
+ * the same there), or is `*` and `exists`. A header of any other shape matches nothing.
+ */
+export function noneMatchHits(header: string | undefined, tag: string, exists: boolean): boolean {
+  if (header === undefined) return false;
+  const opaque = tag.startsWith('W/') ? tag.slice(2) : tag;
+  for (const item of header.split(',')) {
+    const listed = item.trim();
+    if (listed === '*') return exists;
+    if ((listed.startsWith('W/') ? listed.slice(2) : listed) === opaque) return true;
+  }
+  return false;
+}
+
+/** Adds `field` to the reply's Vary without losing what another part (compression) put there. */
+export function varyOn(current: string | string[] | number | undefined, field: string): string {
+  const text = Array.isArray(current) ? current.join(', ') : current === undefined ? '' : String(current);
+  if (text.split(',').some((name) => name.trim().toLowerCase() === field.toLowerCase())) return text;
+  return text ? `${text}, ${field}` : field;
+}
