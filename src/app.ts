@@ -12,6 +12,9 @@ import type { LogStream } from './http/create-fastify.ts';
 import { rateLimitChecks } from './http/rate-limit-checks.ts';
 import { createRateLimiter } from './http/rate-limiter.ts';
 import { createRedisRateLimiter } from './http/redis-rate-limiter.ts';
+import { openResponseStore } from './http/open-response-store.ts';
+import { graphqlResponseCache } from './graphql/response-cache.ts';
+import { appVersion } from './config/version.ts';
 import { useHttpEdge } from './http/use-http-edge.ts';
 import { mountRest } from './rest/mount-rest.ts';
 import { createKeyVerifier } from './services/api-keys/index.ts';
@@ -81,7 +84,19 @@ export async function createApp({ config, database = openDatabase(config.databas
   metrics.observe({ pool: database.poolStats, subscriptions: live.openCount, outbox: () => outboxBacklog(db) });
   app.onListenerClosed(() => live.close());
   app.addHook('preClose', () => live.close());
+  const store = openResponseStore(config, app.log);
+  const responseCache = store
+    ? graphqlResponseCache({
+        db,
+        store,
+        trustedDocuments: config.trustedDocuments,
+        salt: appVersion().version,
+        metrics,
+        maxEntryBytes: config.responseCache.maxEntryBytes,
+      })
+    : null;
   await mountGraphQL(app, {
+    responseCache,
     db,
     live,
     verifier,
@@ -104,6 +119,7 @@ export async function createApp({ config, database = openDatabase(config.databas
     await worker?.stop();
     await verifier.close();
     await limiter.close();
+    await store?.close();
     await db.destroy();
     // After the worker and the requests: their last spans are sent too.
     await tracing?.shutdown();

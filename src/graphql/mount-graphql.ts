@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { idempotencyHooks } from '../http/idempotency-hooks.ts';
 import { hasGraphQLErrors, isMutationRequest } from './mutation-request.ts';
 import { AppError } from '../errors/index.ts';
@@ -13,16 +13,25 @@ import { mountGraphQLWs } from './mount-graphql-ws.ts';
 import { trustedDocumentsPolicy } from './plugins/use-trusted-documents.ts';
 import { yogaWholePath } from './yoga-whole-path.ts';
 import type { KeyVerifier } from '../services/api-keys/index.ts';
+import { noneMatchHits, varyOn } from '../http/entity-tag.ts';
+import { KEYED_CACHE_CONTROL } from '../http/use-conditional-get.ts';
+import type { StoredAnswer } from '../http/response-store.ts';
+import type { CacheSlot, GraphQLResponseCache } from './response-cache.ts';
 
 export interface MountGraphQLOptions extends Omit<GraphQLOptions, 'log'> {
   /** Plain JSON POSTs go from Fastify's parsed body straight to Yoga's operation pipeline (fast-path.ts). */
   fastPath?: boolean;
   /** Checks the keys of WebSocket connections (graphql-ws), which no HTTP hook sees. */
   verifier: KeyVerifier;
+  /** Query answers kept per account and served while the data they were read from is unchanged (response-cache.ts). */
+  responseCache?: GraphQLResponseCache | null;
 }
 
 /** Serves Yoga at /graphql (GET and POST, and subscriptions over WebSocket) inside the Fastify app, beside REST. */
-export async function mountGraphQL(app: FastifyInstance, { fastPath = true, verifier, ...options }: MountGraphQLOptions): Promise<void> {
+export async function mountGraphQL(
+  app: FastifyInstance,
+  { fastPath = true, verifier, responseCache = null, ...options }: MountGraphQLOptions,
+): Promise<void> {
   const yoga = await createGraphQL({ ...options, log: app.log });
   mountGraphQLWs(app, yoga, { verifier, trusted: trustedDocumentsPolicy(options.production ?? false, options.trustedDocuments ?? null) });
   // Idempotency-Key applies to mutations, and only an answer without errors is kept for replays.
@@ -46,14 +55,52 @@ export async function mountGraphQL(app: FastifyInstance, { fastPath = true, veri
       if (req.method === 'POST' && (typeof req.body !== 'object' || req.body === null || Array.isArray(req.body))) {
         throw new AppError('VALIDATION_FAILED', 'The request body must be a JSON object.');
       }
+      const slot = responseCache ? await responseCache.slot(req) : null;
+      if (slot) {
+        if (req.method === 'GET' && noneMatchHits(req.headers['if-none-match'], slot.tag, false)) {
+          return validators(reply, slot).code(304).send();
+        }
+        const kept = await responseCache?.lookup(slot);
+        if (kept) return sendAnswer(req, reply, slot, kept);
+      }
       const fast = fastPath ? fastPathRequest(req) : null;
       const answer = fast ? await fastPathResponse(yoga, req, reply, fast) : await yogaWholePath(yoga, req, reply);
-      // A POST may run createKey, whose answer holds a secret: no cache on the way may keep any POST answer.
+      if (answer instanceof PlainAnswer) {
+        const plain = { type: answer.contentType, body: answer.body };
+        if (slot) responseCache?.keep(slot, plain);
+        return sendAnswer(req, reply, slot, plain);
+      }
       if (req.method === 'POST') reply.header('Cache-Control', NO_STORE);
-      if (answer instanceof PlainAnswer) return reply.type(answer.contentType).send(answer.body);
-      return sendYogaResponse(reply, answer);
+      const text = slot ? await plainJsonText(answer) : null;
+      if (slot && text !== null && !hasGraphQLErrors(text)) {
+        const whole = { type: answer.headers.get('content-type') ?? 'application/json', body: text };
+        responseCache?.keep(slot, whole);
+        return sendAnswer(req, reply, slot, whole);
+      }
+      return sendYogaResponse(reply, answer, text);
     },
   });
+}
+
+/** A GET's answer may be kept by the caller's own cache, and revalidated by its tag. */
+function validators(reply: FastifyReply, slot: CacheSlot): FastifyReply {
+  return reply
+    .header('ETag', slot.tag)
+    .header('Cache-Control', KEYED_CACHE_CONTROL)
+    .header('Vary', varyOn(varyOn(reply.getHeader('vary'), 'Authorization'), 'Accept'));
+}
+
+function sendAnswer(req: FastifyRequest, reply: FastifyReply, slot: CacheSlot | null, { type, body }: StoredAnswer): FastifyReply {
+  // A POST may run createKey, whose answer holds a secret: no cache on the way may keep any POST answer.
+  if (req.method === 'POST') reply.header('Cache-Control', NO_STORE);
+  else if (slot) validators(reply, slot);
+  return reply.type(type).send(body);
+}
+
+/** The text of a Yoga answer that is plain JSON with status 200; null for any other, left unread. */
+async function plainJsonText(response: Response): Promise<string | null> {
+  const type = response.headers.get('content-type') ?? '';
+  return response.status === 200 && /^application\/(graphql-response\+)?json/.test(type) ? response.text() : null;
 }
 
 const STREAM_ONLY = new AppError(
@@ -62,7 +109,7 @@ const STREAM_ONLY = new AppError(
 );
 
 /** Sends a Fetch API Response from Yoga through Fastify, so the route's onSend hooks see it. */
-async function sendYogaResponse(reply: FastifyReply, response: Response): Promise<FastifyReply> {
+async function sendYogaResponse(reply: FastifyReply, response: Response, text: string | null = null): Promise<FastifyReply> {
   // Yoga answers an Accept header it cannot serve (a browser asking for a page where GraphiQL is
   // off, a subscription asked for as JSON) with an empty 406 whose Accept lists what it could send.
   if (response.status === 406) {
@@ -82,5 +129,5 @@ async function sendYogaResponse(reply: FastifyReply, response: Response): Promis
     return reply.send(Readable.from(response.body as unknown as AsyncIterable<Uint8Array>, { objectMode: false }));
   }
   // Buffered, not streamed: answers are small JSON, and onSend hooks (idempotency) need the text.
-  return reply.send(await response.text());
+  return reply.send(text ?? (await response.text()));
 }

@@ -32,6 +32,8 @@ export interface ResponseCacheOptions {
   /** The release: an answer kept by another release is never served (its shape may differ). */
   salt: string;
   metrics: Metrics;
+  /** Longer answers (in characters) are not kept. */
+  maxEntryBytes: number;
 }
 
 interface Params {
@@ -51,7 +53,14 @@ interface Params {
  * acknowledged on any instance, through either face, makes every answer read before it
  * unreachable at once; old answers just age out. A revoked key gets no slot, so never an answer.
  */
-export function graphqlResponseCache({ db, store, trustedDocuments, salt, metrics }: ResponseCacheOptions): GraphQLResponseCache {
+export function graphqlResponseCache({
+  db,
+  store,
+  trustedDocuments,
+  salt,
+  metrics,
+  maxEntryBytes,
+}: ResponseCacheOptions): GraphQLResponseCache {
   return {
     async slot(req) {
       if (req.principal === null) return null;
@@ -77,7 +86,7 @@ export function graphqlResponseCache({ db, store, trustedDocuments, salt, metric
       return answer;
     },
     keep(slot, answer) {
-      void store.set(slot.key, answer);
+      if (answer.body.length <= maxEntryBytes) void store.set(slot.key, answer);
     },
   };
 }

@@ -22,7 +22,16 @@ interface Held extends StoredAnswer {
  * Answers kept in this process for `ttlMs`, at most `maxBytes` of text in all: the least
  * recently used go first (a Map keeps insertion order; a hit moves its entry to the end).
  */
-export function memoryResponseStore({ ttlMs, maxBytes }: { ttlMs: number; maxBytes: number }): ResponseStore {
+export function memoryResponseStore({
+  ttlMs,
+  maxBytes,
+  now = Date.now,
+}: {
+  ttlMs: number;
+  maxBytes: number;
+  /** The clock (a test's own). */
+  now?: () => number;
+}): ResponseStore {
   const held = new Map<string, Held>();
   let bytes = 0;
   const drop = (key: string, entry: Held) => {
@@ -34,7 +43,7 @@ export function memoryResponseStore({ ttlMs, maxBytes }: { ttlMs: number; maxByt
       const entry = held.get(key);
       if (entry === undefined) return undefined;
       held.delete(key);
-      if (entry.expires <= Date.now()) {
+      if (entry.expires <= now()) {
         bytes -= entry.bytes;
         return undefined;
       }
@@ -45,7 +54,7 @@ export function memoryResponseStore({ ttlMs, maxBytes }: { ttlMs: number; maxByt
       const previous = held.get(key);
       if (previous) drop(key, previous);
       // Two bytes a character: what a JavaScript string of this length may hold.
-      const entry: Held = { type, body, expires: Date.now() + ttlMs, bytes: 2 * (key.length + type.length + body.length) };
+      const entry: Held = { type, body, expires: now() + ttlMs, bytes: 2 * (key.length + type.length + body.length) };
       held.set(key, entry);
       bytes += entry.bytes;
       for (const [oldest, old] of held) {

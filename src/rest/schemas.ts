@@ -120,8 +120,15 @@ export function pageResponse(name: SchemaName, description: string) {
 }
 
 const VALIDATOR_HEADERS = {
-  ETag: { type: 'string', description: 'Weak entity tag of this answer: send it back in If-None-Match to be told 304 while nothing changed.' },
-  'Cache-Control': { type: 'string', enum: [KEYED_CACHE_CONTROL], description: 'Only your own cache may keep it, and must revalidate it before each use.' },
+  ETag: {
+    type: 'string',
+    description: 'Weak entity tag of this answer: send it back in If-None-Match to be told 304 while nothing changed.',
+  },
+  'Cache-Control': {
+    type: 'string',
+    enum: [KEYED_CACHE_CONTROL],
+    description: 'Only your own cache may keep it, and must revalidate it before each use.',
+  },
   Vary: { type: 'string', description: 'Includes Authorization: the answer is for the key that asked.' },
 } as const;
 
@@ -129,7 +136,10 @@ const VALIDATOR_HEADERS = {
 export function validated<R extends { description: string; headers?: object }>(ok: R) {
   return {
     200: { ...ok, headers: { ...ok.headers, ...VALIDATOR_HEADERS } },
-    304: { description: 'Not modified: the answer whose ETag was sent in If-None-Match is still current. No body.', headers: VALIDATOR_HEADERS },
+    304: {
+      description: 'Not modified: the answer whose ETag was sent in If-None-Match is still current. No body.',
+      headers: VALIDATOR_HEADERS,
+    },
   } as const;
 }
 

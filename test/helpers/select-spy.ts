@@ -2,12 +2,14 @@ import { SelectQueryNode, TableNode } from 'kysely';
 import type { Kysely, KyselyPlugin } from 'kysely';
 import type { Database } from '../../src/db/types.ts';
 
-/** Wraps the app's database so `onSelect` sees the table of every SELECT before it runs (and may throw). */
+/** Wraps the app's database so `onSelect` sees the table of every SELECT with a FROM before it runs (and may throw). */
 export function spyOnSelects(onSelect: (table: string) => void): (db: Kysely<Database>) => Kysely<Database> {
   const plugin: KyselyPlugin = {
     transformQuery: ({ node }) => {
-      if (SelectQueryNode.is(node)) {
-        const from = node.from?.froms[0];
+      // A SELECT with no FROM is the table versions' read (services/versions), one per cacheable
+      // request whatever it asks: these spies count what answering it reads.
+      if (SelectQueryNode.is(node) && node.from !== undefined) {
+        const from = node.from.froms[0];
         onSelect(from && TableNode.is(from) ? from.table.identifier.name : '?');
       }
       return node;

@@ -105,7 +105,10 @@ describe('conditional GET on REST (RFC 9110 §13)', () => {
     const theirs = await t.app.inject({ url: '/v1/store/orders', headers: bearer(otherKey) });
     expect(theirs.json()).toEqual([]);
     expect(theirs.headers.etag).not.toBe(mine.headers.etag);
-    const cross = await t.app.inject({ url: '/v1/store/orders', headers: { ...bearer(otherKey), 'if-none-match': String(mine.headers.etag) } });
+    const cross = await t.app.inject({
+      url: '/v1/store/orders',
+      headers: { ...bearer(otherKey), 'if-none-match': String(mine.headers.etag) },
+    });
     expect(cross.statusCode).toBe(200);
 
     const one = await get(t, `/v1/store/orders/${order.id}`);

@@ -85,7 +85,16 @@ describe('GET /v1/openapi.json (no key needed)', () => {
       '500',
       '503',
     ]);
-    expect(Object.keys(doc.paths['/pets/{petId}']?.get?.responses ?? {}).sort()).toEqual(['200', '304', '400', '401', '404', '429', '500', '503']);
+    expect(Object.keys(doc.paths['/pets/{petId}']?.get?.responses ?? {}).sort()).toEqual([
+      '200',
+      '304',
+      '400',
+      '401',
+      '404',
+      '429',
+      '500',
+      '503',
+    ]);
   });
 
   it('marks getPet deprecated and store orders experimental', () => {

@@ -80,7 +80,10 @@ export const petsRoutes: FastifyPluginAsync<PetsRoutesOptions> = async (app, { d
         deprecated: true,
         security: bearerSecurity,
         params: { type: 'object', required: ['petId'], properties: { petId: petIdSchema } },
-        response: { ...validated({ description: 'The pet.', ...ref('Pet') }), ...errorResponses('VALIDATION_FAILED', ...KEYED, 'PET_NOT_FOUND') },
+        response: {
+          ...validated({ description: 'The pet.', ...ref('Pet') }),
+          ...errorResponses('VALIDATION_FAILED', ...KEYED, 'PET_NOT_FOUND'),
+        },
       },
       // onSend runs for every answer of this route, errors included, so even a 401 says it is deprecated.
       onSend: async (_request, reply, payload) => {

@@ -20,7 +20,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   `.execute(db);
   for (const table of TABLES) {
     await sql
-      .raw(`create trigger ${table}_versioned after insert or update or delete on ${table} for each statement execute function bump_table_version()`)
+      .raw(
+        `create trigger ${table}_versioned after insert or update or delete on ${table} for each statement execute function bump_table_version()`,
+      )
       .execute(db);
   }
 }

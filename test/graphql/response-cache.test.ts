@@ -1,0 +1,177 @@
+import type { FastifyInstance } from 'fastify';
+import { createApp } from '../../src/app.ts';
+import { listenForScrapes } from '../../src/telemetry/metrics-listener.ts';
+import { loadConfig } from '../../src/config/load-config.ts';
+import { createApiKey } from '../../src/services/api-keys/index.ts';
+import { total } from '../helpers/exposition.ts';
+import { describe, expect, it } from '../helpers/fixtures.ts';
+import { graphql } from '../helpers/graphql.ts';
+import type { TestApp } from '../helpers/test-app.ts';
+import { redisEnv, TEST_REDIS_URL } from '../helpers/test-redis.ts';
+
+const PETS = '{ pets(first: 100) { nodes { id name } } }';
+const names = (body: { data?: Record<string, unknown> | null }) =>
+  (body.data?.pets as { nodes: { name: string }[] }).nodes.map((p) => p.name);
+const hits = async (t: TestApp) => total(await t.scrape(), 'petstore_response_cache_lookups_total', { result: 'hit' });
+const addPet = (t: TestApp, name: string, headers = t.auth) =>
+  t.app.inject({ method: 'POST', url: '/v1/pets', headers, payload: { name, categoryId: 1 } });
+
+const scraping = new WeakMap<FastifyInstance, Promise<string>>();
+function scrapeAddress(app: FastifyInstance): Promise<string> {
+  if (!app.metricsListener) throw new Error('metrics are off');
+  let address = scraping.get(app);
+  if (!address) scraping.set(app, (address = listenForScrapes(app.metricsListener, 0, '127.0.0.1')));
+  return address;
+}
+
+/** Another instance of the server on `t`'s database (and its Redis, when `env` names one). */
+async function secondInstance(t: TestApp, env: Record<string, string> = {}) {
+  const config = loadConfig({
+    DATABASE_URL: t.databaseUrl,
+    DATABASE_POOL_SIZE: '2',
+    LOG_LEVEL: 'silent',
+    MESSAGE_DELIVERY: 'false',
+    ...env,
+  });
+  return createApp({ config });
+}
+
+describe('GraphQL response cache', () => {
+  it('answers a repeated query from the cache, and a pet created over REST at once from the database', async ({ makeApp }) => {
+    const t = await makeApp({ METRICS_PORT: '0' });
+    await addPet(t, 'Rex');
+    const first = await graphql(t, PETS);
+    expect(names(first.body)).toEqual(['Rex']);
+    const again = await graphql(t, PETS);
+    expect(again.res.body).toBe(first.res.body);
+    expect(again.res.headers['content-type']).toBe(first.res.headers['content-type']);
+    expect(again.res.headers['cache-control']).toBe('no-store');
+    expect(await hits(t)).toBe(1);
+
+    expect((await addPet(t, 'Fido')).statusCode).toBe(201);
+    expect(names((await graphql(t, PETS)).body)).toEqual(['Rex', 'Fido']);
+    expect(await hits(t)).toBe(1);
+  });
+
+  it('never keeps a mutation or an answer with errors', async ({ makeApp }) => {
+    const t = await makeApp({ METRICS_PORT: '0' });
+    const create = 'mutation { createPet(input: { name: "Rex", categoryId: 1 }) { id } }';
+    const [a, b] = [await graphql(t, create), await graphql(t, create)];
+    expect(a.body.data).not.toEqual(b.body.data);
+    for (let i = 0; i < 2; i++)
+      expect((await graphql(t, '{ pet(id: "999999") { id } }')).body.errors?.[0]?.extensions?.code).toBe('PET_NOT_FOUND');
+    expect(await hits(t)).toBe(0);
+  });
+
+  it("keeps answers per account: another account's same query gets its own orders", async ({ makeApp }) => {
+    const t = await makeApp();
+    const pet = (await addPet(t, 'Rex')).json() as { id: number };
+    await t.call({ method: 'POST', url: '/v1/store/orders', payload: { petId: pet.id } });
+    const ORDERS = '{ orders { nodes { petId } } pets { nodes { orders { id } } } }';
+    const mine = await graphql(t, ORDERS);
+    expect((mine.body.data?.orders as { nodes: unknown[] }).nodes).toHaveLength(1);
+    await graphql(t, ORDERS);
+    const { key } = await createApiKey(t.db, 'someone-else');
+    const theirs = await graphql(t, ORDERS, undefined, { authorization: `Bearer ${key}` });
+    expect(theirs.body.data).toEqual({ orders: { nodes: [] }, pets: { nodes: [{ orders: [] }] } });
+  });
+
+  it('serves queries over GET with an ETag, 304 while unchanged, and the new answer after a write', async ({ makeApp }) => {
+    const t = await makeApp();
+    await addPet(t, 'Rex');
+    const url = `/graphql?query=${encodeURIComponent(PETS)}`;
+    const headers = { ...t.auth, accept: 'application/graphql-response+json' };
+    const first = await t.app.inject({ url, headers });
+    expect(first.statusCode).toBe(200);
+    const tag = String(first.headers.etag);
+    expect(tag).toMatch(/^W\/"/);
+    expect(first.headers['cache-control']).toBe('private, no-cache');
+    expect(String(first.headers.vary)).toMatch(/Authorization/);
+    const again = await t.app.inject({ url, headers: { ...headers, 'if-none-match': tag } });
+    expect(again.statusCode).toBe(304);
+    expect(again.body).toBe('');
+    await graphql(t, 'mutation { createPet(input: { name: "Fido", categoryId: 1 }) { id } }');
+    const after = await t.app.inject({ url, headers: { ...headers, 'if-none-match': tag } });
+    expect(after.statusCode).toBe(200);
+    expect(names(after.json())).toEqual(['Rex', 'Fido']);
+    // A mutation is never run over GET, tag or not.
+    const mutation = await t.app.inject({
+      url: `/graphql?query=${encodeURIComponent('mutation { createPet(input: { name: "X", categoryId: 1 }) { id } }')}`,
+      headers,
+    });
+    expect(mutation.statusCode).toBe(405);
+  });
+
+  it('gives a key that was revoked nothing from the cache, even where its instance still trusts it', async ({ makeApp }) => {
+    const a = await makeApp({ METRICS_PORT: '0' });
+    const b = await secondInstance(a);
+    try {
+      const { key, id } = await createApiKey(a.db, 'soon-revoked');
+      const auth = { authorization: `Bearer ${key}` };
+      await addPet(a, 'Rex');
+      await graphql(a, PETS, undefined, auth);
+      await graphql(a, PETS, undefined, auth);
+      expect(await hits(a)).toBe(1);
+      // Revoked through the other instance: `a`'s key cache may trust it until its next poll.
+      expect((await b.inject({ method: 'DELETE', url: `/v1/keys/${id}`, headers: auth })).statusCode).toBe(200);
+      const after = await graphql(a, PETS, undefined, auth);
+      expect([200, 401]).toContain(after.res.statusCode);
+      expect(await hits(a)).toBe(1);
+    } finally {
+      await b.close();
+    }
+  });
+
+  it('never serves one instance a stale answer after a write acknowledged by another', async ({ makeApp }) => {
+    const a = await makeApp();
+    const b = await secondInstance(a);
+    try {
+      await addPet(a, 'Rex');
+      await graphql(a, PETS);
+      await graphql(a, PETS);
+      expect(
+        (await b.inject({ method: 'POST', url: '/v1/pets', headers: a.auth, payload: { name: 'Fido', categoryId: 1 } })).statusCode,
+      ).toBe(201);
+      expect(names((await graphql(a, PETS)).body)).toEqual(['Rex', 'Fido']);
+    } finally {
+      await b.close();
+    }
+  });
+
+  it.runIf(TEST_REDIS_URL)('shares answers between instances through Redis, fresh after a write through either', async ({ makeApp }) => {
+    const env = { ...redisEnv(), METRICS_PORT: '0' };
+    const a = await makeApp(env);
+    const b = await secondInstance(a, env);
+    try {
+      await addPet(a, 'Rex');
+      await graphql(a, PETS);
+      const viaB = () =>
+        b.inject({ method: 'POST', url: '/graphql', headers: { ...a.auth, 'content-type': 'application/json' }, payload: { query: PETS } });
+      // `a` keeps its answer without waiting for Redis: `b` finds it once the write lands.
+      let hitsOfB = 0;
+      for (let tries = 0; tries < 200 && hitsOfB === 0; tries++) {
+        expect(names((await viaB()).json())).toEqual(['Rex']);
+        hitsOfB = total(await (await fetch(`http://${await scrapeAddress(b)}/metrics`)).text(), 'petstore_response_cache_lookups_total', {
+          result: 'hit',
+        });
+      }
+      expect(hitsOfB).toBeGreaterThan(0);
+      await addPet(a, 'Fido');
+      expect(names((await viaB()).json())).toEqual(['Rex', 'Fido']);
+      expect(names((await graphql(a, PETS)).body)).toEqual(['Rex', 'Fido']);
+    } finally {
+      await b.close();
+    }
+  });
+
+  it('is off with RESPONSE_CACHE=false: no lookups, no tags', async ({ makeApp }) => {
+    const t = await makeApp({ METRICS_PORT: '0', RESPONSE_CACHE: 'false' });
+    await graphql(t, PETS);
+    await graphql(t, PETS);
+    const text = await t.scrape();
+    expect(total(text, 'petstore_response_cache_lookups_total')).toBe(0);
+    const get = await t.app.inject({ url: `/graphql?query=${encodeURIComponent(PETS)}`, headers: t.auth });
+    expect(get.statusCode).toBe(200);
+    expect(get.headers.etag).toBeUndefined();
+  });
+});
