@@ -9,7 +9,14 @@ export interface Request {
   path: string;
   body?: string;
   auth?: boolean;
+  headers?: Record<string, string>;
+  /** Sent with If-None-Match: the ETag a first GET got (a revalidation, 304 while nothing changes). */
+  revalidate?: boolean;
+  /** The status class this side answers, where it differs from the scenario's (a 304 beside the floor's 200). */
+  expect?: Status;
 }
+
+export type Status = 2 | 3 | 4;
 
 export interface Run {
   rps: number;
@@ -38,8 +45,16 @@ export interface LoadSettings {
 
 export const gql = (query: string): Request => ({ method: 'POST', path: '/graphql', body: JSON.stringify({ query }) });
 
-export async function load({ server, request, key }: Side, seconds: number, expectStatus: 2 | 4, connections: number): Promise<Run> {
+export async function load({ server, request, key }: Side, seconds: number, scenarioStatus: Status, connections: number): Promise<Run> {
   let unexpected = 0;
+  const expectStatus = request.expect ?? scenarioStatus;
+  const auth: Record<string, string> = request.auth === false ? {} : { authorization: `Bearer ${key}` };
+  const headers: Record<string, string> = { 'content-type': 'application/json', ...auth, ...request.headers };
+  if (request.revalidate) {
+    const first = await fetch(`${server.origin}${request.path}`, { headers });
+    await first.text();
+    headers['if-none-match'] = first.headers.get('etag') ?? '"none"';
+  }
   const cpuBefore = cpuMicros(server.process.pid ?? 0);
   const result = await autocannon({
     url: `${server.origin}${request.path}`,
@@ -47,7 +62,7 @@ export async function load({ server, request, key }: Side, seconds: number, expe
     connections,
     pipelining: 1,
     duration: seconds,
-    headers: { 'content-type': 'application/json', ...(request.auth === false ? {} : { authorization: `Bearer ${key}` }) },
+    headers,
     ...(request.body ? { body: request.body } : {}),
     setupClient: (client) => {
       client.on('response', (statusCode: number) => {
@@ -68,7 +83,7 @@ export async function load({ server, request, key }: Side, seconds: number, expe
 }
 
 /** A warm-up (JIT, caches, connections; not measured), then interleaved rounds: a, b, a, b … */
-export async function sideBySide(a: Side, b: Side, expectStatus: 2 | 4, settings: LoadSettings): Promise<[Run[], Run[]]> {
+export async function sideBySide(a: Side, b: Side, expectStatus: Status, settings: LoadSettings): Promise<[Run[], Run[]]> {
   for (const side of [a, b]) await load(side, Math.min(2, settings.duration), expectStatus, settings.connections);
   const ra: Run[] = [];
   const rb: Run[] = [];

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import type { BenchDatabase, BenchEngine } from './bench-database.ts';
 import { benchDatabase } from './bench-database.ts';
 import { faulty, fmt, gql, least, median, sideBySide } from './bench-load.ts';
+import type { Status } from './bench-load.ts';
 import type { LoadSettings, Request, Side } from './bench-load.ts';
 import { buildRevision, startProject } from './bench-servers.ts';
 import { startOtlpSink } from './otlp-sink.ts';
@@ -22,7 +23,7 @@ export interface Baseline {
 }
 
 /** The scenarios of the floor comparison, plus a page of 100 orders with and without their pets. */
-export function comparedScenarios(projectScenarios: { name: string; project: Request; expectStatus: 2 | 4 }[], all: boolean) {
+export function comparedScenarios(projectScenarios: { name: string; project: Request; expectStatus: Status }[], all: boolean) {
   if (!all) return projectScenarios;
   return [
     ...projectScenarios,
@@ -55,7 +56,7 @@ export async function compareBuilds(options: {
   settings: LoadSettings;
   baseline: Baseline;
   projectEnv: Record<string, string>;
-  scenarios: { name: string; project: Request; expectStatus: 2 | 4 }[];
+  scenarios: { name: string; project: Request; expectStatus: Status }[];
   /** Add the pages of orders, with and without their pets. */
   orders: boolean;
   databases: BenchDatabase[];

@@ -12,6 +12,7 @@ import { petCursor } from '../src/services/pets/index.ts';
 import { benchDatabase } from './bench-database.ts';
 import type { BenchDatabase, BenchEngine } from './bench-database.ts';
 import { faulty, fmt, gql, least, load, median, sideBySide } from './bench-load.ts';
+import type { Status } from './bench-load.ts';
 import type { LoadSettings, Request, Run } from './bench-load.ts';
 import { buildProject, startFloor, startProject, startYogaCeiling } from './bench-servers.ts';
 import { compareBuilds } from './compare-builds.ts';
@@ -65,7 +66,7 @@ interface Scenario {
   name: string;
   floor: Request;
   project: Request;
-  expectStatus: 2 | 4;
+  expectStatus: Status;
 }
 
 const list: Request = { method: 'GET', path: '/v1/pets?limit=20' };
@@ -74,6 +75,14 @@ const create: Request = { method: 'POST', path: '/v1/pets', body: JSON.stringify
 const scenarios: Scenario[] = [
   { name: 'GET /v1/pets?limit=20', floor: list, project: list, expectStatus: 2 },
   { name: 'GraphQL pets(first: 20)', floor: list, project: gqlList, expectStatus: 2 },
+  // The same query past the response cache (a request's Cache-Control: no-cache asks for a fresh run).
+  {
+    name: 'GraphQL pets(first: 20), uncached',
+    floor: list,
+    project: { ...gqlList, headers: { 'cache-control': 'no-cache' } },
+    expectStatus: 2,
+  },
+  { name: 'GET /v1/pets?limit=20 → 304', floor: list, project: { ...list, revalidate: true, expect: 3 }, expectStatus: 2 },
   { name: 'POST /v1/pets', floor: create, project: create, expectStatus: 2 },
   {
     name: 'GraphQL createPet',

@@ -14,6 +14,7 @@ import { trustedDocumentsPolicy } from './plugins/use-trusted-documents.ts';
 import { yogaWholePath } from './yoga-whole-path.ts';
 import type { KeyVerifier } from '../services/api-keys/index.ts';
 import { noneMatchHits, varyOn } from '../http/entity-tag.ts';
+import { precompressedPage } from '../http/precompressed-page.ts';
 import { KEYED_CACHE_CONTROL } from '../http/use-conditional-get.ts';
 import type { StoredAnswer } from '../http/response-store.ts';
 import type { CacheSlot, GraphQLResponseCache } from './response-cache.ts';
@@ -103,6 +104,15 @@ async function plainJsonText(response: Response): Promise<string | null> {
   return response.status === 200 && /^application\/(graphql-response\+)?json/.test(type) ? response.text() : null;
 }
 
+let graphiql: { html: string; send: ReturnType<typeof precompressedPage> } | undefined;
+
+/** GraphiQL's page (rendered once by Yoga), compressed once, revalidated by its ETag. */
+function sendGraphiQL(req: FastifyRequest, reply: FastifyReply, html: string): Promise<FastifyReply> {
+  if (graphiql?.html !== html) graphiql = { html, send: precompressedPage(html) };
+  // Self-contained (no asset of its own to cache for long): a browser keeps it and asks with If-None-Match.
+  return graphiql.send(req, reply, 'public, no-cache');
+}
+
 const STREAM_ONLY = new AppError(
   'NOT_ACCEPTABLE',
   'A subscription is answered as a stream of events: send Accept: text/event-stream (GraphQL over SSE) or multipart/mixed (Apollo Client), or subscribe over WebSocket (graphql-ws).',
@@ -116,6 +126,9 @@ async function sendYogaResponse(reply: FastifyReply, response: Response, text: s
     await response.body?.cancel();
     const streamsOnly = !(response.headers.get('accept') ?? 'application/json').includes('application/json');
     return sendErrorBody(reply, streamsOnly ? STREAM_ONLY : new AppError('NOT_ACCEPTABLE'));
+  }
+  if (response.status === 200 && (response.headers.get('content-type') ?? '').startsWith('text/html')) {
+    return sendGraphiQL(reply.request, reply, text ?? (await response.text()));
   }
   response.headers.forEach((value, key) => {
     reply.header(key, value);

@@ -63,7 +63,8 @@ export function graphqlResponseCache({
 }: ResponseCacheOptions): GraphQLResponseCache {
   return {
     async slot(req) {
-      if (req.principal === null) return null;
+      // A client asking for a fresh run (RFC 9111 §5.2.1.4) gets one, and its answer is not kept.
+      if (req.principal === null || /no-cache|no-store/.test(req.headers['cache-control'] ?? '')) return null;
       const params = (req.method === 'GET' ? req.query : req.body) as Params | undefined;
       if (typeof params !== 'object' || params === null) return null;
       const source = sourceOf(params, trustedDocuments);

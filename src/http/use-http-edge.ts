@@ -7,6 +7,7 @@ import type { RateLimitChecks } from './rate-limit-checks.ts';
 import { useRequestTracing } from './use-request-tracing.ts';
 import { identifyAndCount } from './use-authentication.ts';
 import { useGracefulDrain } from './use-graceful-drain.ts';
+import { useCompression } from './use-compression.ts';
 import { useMethodNotAllowed } from './use-method-not-allowed.ts';
 import { useRequestChecks } from './use-request-checks.ts';
 import { useSecurityHeaders } from './use-security-headers.ts';
@@ -48,6 +49,7 @@ export async function useHttpEdge(app: FastifyInstance, { config, verifier, limi
   useGracefulDrain(app, { delayMs: config.shutdownDelayMs });
   useErrorBody(app);
   useMethodNotAllowed(app);
+  await useCompression(app, { minBytes: config.compressMinBytes });
   // CORS is off unless origins are listed; then preflight OPTIONS belongs to it, not to the 405s.
   if (config.corsOrigins.length > 0) {
     await app.register(cors, {

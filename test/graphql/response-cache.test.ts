@@ -47,6 +47,11 @@ describe('GraphQL response cache', () => {
     expect(again.res.headers['content-type']).toBe(first.res.headers['content-type']);
     expect(again.res.headers['cache-control']).toBe('no-store');
     expect(await hits(t)).toBe(1);
+    // A client asking for a fresh run (Cache-Control: no-cache) gets one.
+    await graphql(t, PETS, undefined, { ...t.auth, 'cache-control': 'no-cache' });
+    expect(await hits(t)).toBe(1);
+    const ops = total(await t.scrape(), 'graphql_server_operation_duration_seconds_count', { graphql_operation_type: 'query' });
+    expect(ops).toBe(2);
 
     expect((await addPet(t, 'Fido')).statusCode).toBe(201);
     expect(names((await graphql(t, PETS)).body)).toEqual(['Rex', 'Fido']);

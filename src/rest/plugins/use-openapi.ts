@@ -40,6 +40,9 @@ function oneDocumentAddress(request: FastifyRequest, reply: FastifyReply, done: 
  * The OpenAPI document is generated from the same route schemas that validate requests,
  * so the docs cannot promise what the server does not do.
  */
+const DOCS_ASSETS = '/v1/docs/static/';
+export const DOCS_ASSETS_CACHE_CONTROL = 'public, max-age=86400';
+
 export async function useOpenApi(app: FastifyInstance, config: Config): Promise<void> {
   await app.register(swagger, {
     openapi: {
@@ -78,6 +81,12 @@ export async function useOpenApi(app: FastifyInstance, config: Config): Promise<
 
   // Assets are served from the package itself: the docs work with no internet access. The page
   // reads the document from its one address, /v1/openapi.json, named in the top bar with our logo.
+  // The page's scripts and styles change only with a release of the docs package: a browser keeps
+  // them a day before it asks again (with If-None-Match / If-Modified-Since, answered 304).
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (reply.statusCode === 200 && request.url.startsWith(DOCS_ASSETS)) reply.header('Cache-Control', DOCS_ASSETS_CACHE_CONTROL);
+    return payload;
+  });
   await app.register(swaggerUi, {
     routePrefix: '/v1/docs',
     uiConfig: { persistAuthorization: true, urls: [{ url: OPENAPI_PATH, name: `Petstore Gateway: ${OPENAPI_PATH}` }] },

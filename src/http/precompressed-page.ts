@@ -1,0 +1,62 @@
+import { createHash } from 'node:crypto';
+import { promisify } from 'node:util';
+import { brotliCompress, constants, gzip } from 'node:zlib';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { noneMatchHits, varyOn } from './entity-tag.ts';
+
+const brotli = promisify(brotliCompress);
+const gzipped = promisify(gzip);
+
+interface Variants {
+  tag: string;
+  identity: Buffer;
+  br: Buffer;
+  gzip: Buffer;
+}
+
+type Coding = 'br' | 'gzip' | 'identity';
+
+/** The codings a client accepts (RFC 9110 §12.5.3), best first: br, then gzip, else none. */
+function chooseCoding(acceptEncoding: string | undefined): Coding {
+  const accepted = new Map<string, number>();
+  for (const item of (acceptEncoding ?? '').split(',')) {
+    const [name = '', ...params] = item.split(';').map((part) => part.trim().toLowerCase());
+    const q = params.find((p) => p.startsWith('q='));
+    accepted.set(name, q ? Number(q.slice(2)) : 1);
+  }
+  const allows = (coding: string) => (accepted.get(coding) ?? (accepted.get('*') || 0)) > 0;
+  if (allows('br')) return 'br';
+  if (allows('gzip')) return 'gzip';
+  return 'identity';
+}
+
+/**
+ * A large page that never changes while the process runs (GraphiQL's, 9 MB of inlined editor):
+ * compressed once, off the event loop, at brotli's and gzip's best, and sent with an ETag, so a
+ * browser revalidates it with a 304 and never downloads or recompresses it again. The plugin's
+ * per-answer compression would spend ~160 ms of CPU on every load of it.
+ */
+export function precompressedPage(text: string): (req: FastifyRequest, reply: FastifyReply, cacheControl: string) => Promise<FastifyReply> {
+  let variants: Promise<Variants> | undefined;
+  const build = async (): Promise<Variants> => {
+    const identity = Buffer.from(text);
+    const [br, gz] = await Promise.all([
+      brotli(identity, { params: { [constants.BROTLI_PARAM_QUALITY]: 9, [constants.BROTLI_PARAM_SIZE_HINT]: identity.length } }),
+      gzipped(identity, { level: 9 }),
+    ]);
+    return { tag: `"${createHash('sha1').update(identity).digest('base64url')}"`, identity, br, gzip: gz };
+  };
+  return async (req, reply, cacheControl) => {
+    const page = await (variants ??= build());
+    const coding = chooseCoding(req.headers['accept-encoding']);
+    // Strong: each coding is its own representation, so the tag names the coding too.
+    const tag = coding === 'identity' ? page.tag : `${page.tag.slice(0, -1)}-${coding}"`;
+    reply
+      .header('ETag', tag)
+      .header('Cache-Control', cacheControl)
+      .header('Vary', varyOn(reply.getHeader('vary'), 'Accept-Encoding'));
+    if (noneMatchHits(req.headers['if-none-match'], tag, true)) return reply.code(304).send();
+    if (coding !== 'identity') reply.header('Content-Encoding', coding);
+    return reply.type('text/html; charset=utf-8').send(page[coding]);
+  };
+}
