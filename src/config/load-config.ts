@@ -268,7 +268,7 @@ export function loadConfig(env: Env = process.env): Config {
       maxBytes: integer(problems, env, 'RESPONSE_CACHE_MAX_BYTES', 64 * 1024 * 1024, 65_536, 4 * 1024 ** 3),
       maxEntryBytes: integer(problems, env, 'RESPONSE_CACHE_MAX_ENTRY_BYTES', 1024 * 1024, 1_024, 64 * 1024 * 1024),
     },
-    compressMinBytes: integer(problems, env, 'COMPRESS_MIN_BYTES', 1_024, 0, 1024 * 1024),
+    compressMinBytes: integer(problems, env, 'COMPRESS_MIN_BYTES', 4_096, 0, 1024 * 1024),
     signup: oneOf(problems, env, 'SIGNUP', ['open', 'off'] as const, 'off') === 'open',
     delivery: deliveryConfig(problems, env),
     corsOrigins: origins(problems, env),

@@ -11,6 +11,9 @@ export interface CompressionOptions {
  * both faces (streams of events excepted: each event must go out as it comes). Brotli at
  * quality 4 (the plugin's default): most of quality 11's saving on JSON at a fraction of its
  * CPU. Request bodies are not inflated: a compressed body is refused as it was before.
+ * Measured (docs/performance.md): ~95 µs of server CPU on a 1.4 kB page of pets, more than
+ * the rest of that request, to save 1.2 kB that arrive in the same first round trip anyway;
+ * hence the 4 KiB default.
  */
 export async function useCompression(app: FastifyInstance, { minBytes }: CompressionOptions): Promise<void> {
   if (minBytes === 0) return;

@@ -23,14 +23,15 @@ export interface CallOptions {
   key: string;
   body?: unknown;
   idempotencyKey?: string;
+  headers?: Record<string, string>;
 }
 
 /** A client of the cluster that logs every outcome (for the failure counts by time window). */
 export class Client {
   readonly outcomes: Outcome[] = [];
 
-  async call(origin: string, method: string, path: string, { key, body, idempotencyKey }: CallOptions): Promise<Answer> {
-    const headers: Record<string, string> = { authorization: `Bearer ${key}` };
+  async call(origin: string, method: string, path: string, { key, body, idempotencyKey, headers: extra }: CallOptions): Promise<Answer> {
+    const headers: Record<string, string> = { authorization: `Bearer ${key}`, ...extra };
     if (body !== undefined) headers['content-type'] = 'application/json';
     if (idempotencyKey) headers['idempotency-key'] = idempotencyKey;
     const outcome: Outcome = { at: Date.now(), end: 0, origin, method, path, keyed: idempotencyKey !== undefined, status: 0 };

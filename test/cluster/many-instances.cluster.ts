@@ -137,6 +137,33 @@ describe('three instances behind HAProxy and nginx on one PostgreSQL, with Redis
         `ran once each: ${race.created} created, ${race.replayed} replays, ${race.inUse} × 409 IDEMPOTENCY_KEY_IN_USE`,
       ]);
 
+      // Cached reads stay fresh across instances: a pet created through one instance is in the very next
+      // read through another, from GraphQL's response cache (shared in Redis) and by REST revalidation.
+      const fresh = { rounds: 20, graphqlStale: 0, restStale: 0, revalidated: 0 };
+      const LAST = { query: '{ pets(last: 1) { nodes { name } } }' };
+      const lastName = (a: { body: unknown }) =>
+        (a.body as { data?: { pets?: { nodes?: { name: string }[] } } }).data?.pets?.nodes?.[0]?.name;
+      for (let round = 0; round < fresh.rounds; round++) {
+        const [writer = '', reader = '', revalidator = ''] = [0, 1, 2].map((i) => origins[(round + i) % origins.length] ?? '');
+        for (const origin of origins) await client.call(origin, 'POST', '/graphql', { key: loadKey, body: LAST });
+        const before = await client.call(revalidator, 'GET', '/v1/pets?limit=100', { key: loadKey });
+        const tag = before.headers.get('etag') ?? '';
+        if (
+          (await client.call(revalidator, 'GET', '/v1/pets?limit=100', { key: loadKey, headers: { 'if-none-match': tag } })).status === 304
+        )
+          fresh.revalidated++;
+        const name = `fresh-${round}`;
+        expect((await client.call(writer, 'POST', '/v1/pets', { key: loadKey, body: { name, categoryId: 1 } })).status).toBe(201);
+        if (lastName(await client.call(reader, 'POST', '/graphql', { key: loadKey, body: LAST })) !== name) fresh.graphqlStale++;
+        const after = await client.call(revalidator, 'GET', '/v1/pets?limit=100', { key: loadKey, headers: { 'if-none-match': tag } });
+        if (after.status !== 200) fresh.restStale++;
+      }
+      expect(fresh).toEqual({ rounds: 20, graphqlStale: 0, restStale: 0, revalidated: 20 });
+      rows.push([
+        `a pet created through one instance, read at once through another (${fresh.rounds} rounds)`,
+        `GraphQL (response cache in Redis) stale ${fresh.graphqlStale} times; REST revalidation 304 while unchanged ${fresh.revalidated}/${fresh.rounds}, stale after the write ${fresh.restStale} times`,
+      ]);
+
       // Budgets are shared: requests spread over the instances spend one per-key budget and one message quota.
       const budgetKey = createKey(env, 'budget');
       let remaining = '';

@@ -2,10 +2,11 @@ import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 
 // Frozen once landed: change the schema with a new migration, never by editing this one.
-// PostgreSQL's twin of sqlite/0010-table-versions. Statement-level triggers: one bump per
-// writing statement, in its transaction, so a reader that sees the commit sees the new version.
-// Writers to one table wait on its version row until the other commits, as they already do
-// on its row_counts rows (0008).
+// PostgreSQL's twin of sqlite/0010-table-versions: a bump per row written, in the writing
+// transaction, so a reader that sees the commit sees the new version. Row-level, not
+// statement-level: a statement that changes nothing (the delivery worker's idle claim, several
+// times a second per instance) must not write. Writers to one table wait on its version row
+// until the other commits, as they already do on its row_counts rows (0008).
 const TABLES = ['pets', 'orders', 'messages'] as const;
 
 export async function up(db: Kysely<unknown>): Promise<void> {
@@ -21,7 +22,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   for (const table of TABLES) {
     await sql
       .raw(
-        `create trigger ${table}_versioned after insert or update or delete on ${table} for each statement execute function bump_table_version()`,
+        `create trigger ${table}_versioned after insert or update or delete on ${table} for each row execute function bump_table_version()`,
       )
       .execute(db);
   }
