@@ -17,6 +17,7 @@ import { graphqlResponseCache } from './graphql/response-cache.ts';
 import { appVersion } from './config/version.ts';
 import { useHttpEdge } from './http/use-http-edge.ts';
 import { mountRest } from './rest/mount-rest.ts';
+import { LARGE_REST_ANSWERS } from './rest/plugins/use-openapi.ts';
 import { createKeyVerifier } from './services/api-keys/index.ts';
 import { createLiveFeed } from './services/live/live-feed.ts';
 import { outboxBacklog } from './services/messages/index.ts';
@@ -76,7 +77,7 @@ export async function createApp({ config, database = openDatabase(config.databas
     );
   }
 
-  await useHttpEdge(app, { config, verifier, limits, tracing: traced });
+  await useHttpEdge(app, { config, verifier, limits, tracing: traced, largeUnder: LARGE_REST_ANSWERS });
   const live = createLiveFeed(db, {
     ...config.subscriptions,
     onError: (error) => app.log.warn({ err: error }, 'live updates: reading the database failed; retrying at the next poll'),

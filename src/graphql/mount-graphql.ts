@@ -51,6 +51,7 @@ export async function mountGraphQL(
     exposeHeadRoute: false,
     // GraphQL is described by its schema (introspection, GraphiQL, docs/graphql.md), not by the REST document.
     schema: { hide: true },
+    config: { largeAnswers: true },
     handler: async (req, reply) => {
       // GraphQL over HTTP: a POST body is a JSON object. Yoga would read `[]`, `1` or `null` as an empty body.
       if (req.method === 'POST' && (typeof req.body !== 'object' || req.body === null || Array.isArray(req.body))) {

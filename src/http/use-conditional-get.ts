@@ -1,9 +1,10 @@
+import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/types.ts';
 import { readVersions } from '../services/versions/index.ts';
 import type { VersionedTable } from '../services/versions/index.ts';
-import { entityTag, noneMatchHits, varyOn } from './entity-tag.ts';
+import { noneMatchHits, varyOn } from './entity-tag.ts';
 
 /** A GET route's answer is a function of its URL, the caller's account if `perAccount`, and these tables. */
 export interface Validators {
@@ -39,36 +40,51 @@ export interface ConditionalGetOptions {
  * client revalidating by date could be told 304 after a write it was told had succeeded.
  */
 export function useConditionalGet(app: FastifyInstance, { db, salt }: ConditionalGetOptions): void {
+  // The release and the base URL of links, shortened once: every tag starts with it.
+  const release = createHash('sha1').update(salt).digest('base64url').slice(0, 8);
   app.decorateRequest('entityTag', null);
-  app.addHook('preHandler', async (request: FastifyRequest, reply: FastifyReply) => {
-    const validators = request.routeOptions.config.validators;
-    if (!validators || request.principal === null || (request.method !== 'GET' && request.method !== 'HEAD')) return;
-    const versions = await readVersions(db, request.principal.keyId);
-    if (versions === null) return;
-    const parts = [salt, request.url, validators.perAccount ? String(request.principal.accountId) : '*'];
-    for (const table of validators.tables) parts.push(versions[table]);
-    const tag = entityTag(parts);
-    request.entityTag = tag;
-    reply.header('ETag', tag);
-    reply.header('Cache-Control', KEYED_CACHE_CONTROL);
-    reply.header('Vary', varyOn(reply.getHeader('vary'), 'Authorization'));
-    // `*` needs to know the resource exists, which only the handler finds out (onSend below).
-    if (noneMatchHits(request.headers['if-none-match'], tag, false)) return reply.code(304).send();
+  // Only the routes that declare validators get the hooks: every other route pays nothing.
+  app.addHook('onRoute', (route) => {
+    const validators = route.config?.validators;
+    if (!validators) return;
+    const preHandler = async (request: FastifyRequest, reply: FastifyReply) => {
+      if (request.principal === null) return;
+      const versions = await readVersions(db, request.principal.keyId);
+      if (versions === null) return;
+      // A validator belongs to one URL (RFC 9110 §8.8.1), so the URL need not be in it.
+      let tag = `W/"${release}.${validators.perAccount ? request.principal.accountId : '*'}`;
+      for (const table of validators.tables) tag += `.${versions[table]}`;
+      tag += '"';
+      request.entityTag = tag;
+      reply.header('ETag', tag);
+      reply.header('Cache-Control', KEYED_CACHE_CONTROL);
+      reply.header('Vary', varyOn(reply.getHeader('vary'), 'Authorization'));
+      // `*` needs to know the resource exists, which only the handler finds out (onSend below).
+      if (noneMatchHits(request.headers['if-none-match'], tag, false)) return reply.code(304).send();
+    };
+    route.preHandler = [...hooksOf(route.preHandler), preHandler];
+    route.onSend = [...hooksOf(route.onSend), settle];
   });
-  app.addHook('onSend', async (request, reply, payload) => {
-    if (request.entityTag === null) return payload;
-    if (reply.statusCode === 200 && noneMatchHits(request.headers['if-none-match'], request.entityTag, true)) {
-      reply.code(304);
-      reply.removeHeader('content-type');
-      reply.removeHeader('content-length');
-      return '';
-    }
-    // An error answer has no representation to validate.
-    if (reply.statusCode !== 200 && reply.statusCode !== 304) {
-      reply.removeHeader('etag');
-      reply.removeHeader('cache-control');
-      if (reply.getHeader('vary') === 'Authorization') reply.removeHeader('vary');
-    }
-    return payload;
-  });
+}
+
+function hooksOf<T>(hooks: T | T[] | undefined): T[] {
+  return hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks];
+}
+
+/** `*` answered once the route found its resource; an error answer loses the validator headers. */
+function settle(request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (error: null, payload: unknown) => void): void {
+  if (request.entityTag === null) return done(null, payload);
+  if (reply.statusCode === 200 && noneMatchHits(request.headers['if-none-match'], request.entityTag, true)) {
+    reply.code(304);
+    reply.removeHeader('content-type');
+    reply.removeHeader('content-length');
+    return done(null, '');
+  }
+  // An error answer has no representation to validate.
+  if (reply.statusCode !== 200 && reply.statusCode !== 304) {
+    reply.removeHeader('etag');
+    reply.removeHeader('cache-control');
+    if (reply.getHeader('vary') === 'Authorization') reply.removeHeader('vary');
+  }
+  done(null, payload);
 }

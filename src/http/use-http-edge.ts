@@ -30,6 +30,8 @@ export interface HttpEdgeOptions {
   limits: RateLimitChecks;
   /** A server span per request (use-request-tracing.ts). */
   tracing: boolean;
+  /** URL prefixes of routes others declare (the docs page) whose answers may be large enough to compress. */
+  largeUnder?: readonly string[];
 }
 
 /**
@@ -37,7 +39,10 @@ export interface HttpEdgeOptions {
  * checks, who is calling and their rate limit, security headers, the error body, 404/405,
  * CORS, and the graceful drain. Register it before any route.
  */
-export async function useHttpEdge(app: FastifyInstance, { config, verifier, limits, tracing }: HttpEdgeOptions): Promise<void> {
+export async function useHttpEdge(
+  app: FastifyInstance,
+  { config, verifier, limits, tracing, largeUnder = [] }: HttpEdgeOptions,
+): Promise<void> {
   app.decorateRequest('principal', null);
   app.decorateRequest('accountDisabled', false);
   app.decorateRequest('probe', false);
@@ -49,7 +54,7 @@ export async function useHttpEdge(app: FastifyInstance, { config, verifier, limi
   useGracefulDrain(app, { delayMs: config.shutdownDelayMs });
   useErrorBody(app);
   useMethodNotAllowed(app);
-  await useCompression(app, { minBytes: config.compressMinBytes });
+  await useCompression(app, { minBytes: config.compressMinBytes, largeUnder });
   // CORS is off unless origins are listed; then preflight OPTIONS belongs to it, not to the 405s.
   if (config.corsOrigins.length > 0) {
     await app.register(cors, {

@@ -1,3 +1,6 @@
+import { createHash } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { createApp } from '../../src/app.ts';
 import { listenForScrapes } from '../../src/telemetry/metrics-listener.ts';
@@ -105,6 +108,29 @@ describe('GraphQL response cache', () => {
       headers,
     });
     expect(mutation.statusCode).toBe(405);
+  });
+
+  it('serves a trusted document by its id over GET (a short URL) with an ETag; the same text is still refused in production', async ({
+    makeApp,
+    tmp,
+  }) => {
+    const id = `sha256:${createHash('sha256').update(PETS).digest('hex')}`;
+    const manifest = join(tmp, 'persisted-documents.json');
+    writeFileSync(manifest, JSON.stringify({ [id]: PETS }));
+    const t = await makeApp({ NODE_ENV: 'production', GRAPHQL_TRUSTED_DOCUMENTS: manifest, METRICS_PORT: '0' });
+    await addPet(t, 'Rex');
+    const url = `/graphql?documentId=${id}`;
+    const first = await t.app.inject({ url, headers: t.auth });
+    expect(first.statusCode).toBe(200);
+    expect(names(first.json())).toEqual(['Rex']);
+    const tag = String(first.headers.etag);
+    expect((await t.app.inject({ url, headers: { ...t.auth, 'if-none-match': tag } })).statusCode).toBe(304);
+    expect(names((await t.app.inject({ url, headers: t.auth })).json())).toEqual(['Rex']);
+    expect(await hits(t)).toBe(1);
+    // The document's text, kept under its id, is not an answer to the text: production runs ids only.
+    const asText = await graphql(t, PETS);
+    expect(asText.res.statusCode).toBe(400);
+    expect(await hits(t)).toBe(1);
   });
 
   it('gives a key that was revoked nothing from the cache, even where its instance still trusts it', async ({ makeApp }) => {

@@ -40,7 +40,11 @@ export function useTrustedDocuments<Context extends object>({ documents, only }:
   return usePersistedOperations<Record<string, unknown>>({
     getPersistedOperation: (id) => documents?.get(id) ?? null,
     allowArbitraryOperations: !only,
-    extractPersistedOperationId: (params: GraphQLParams) => documentIdOf(params),
+    // Over GET too (`?documentId=sha256:…`: a short URL a browser can cache), which Yoga's own
+    // GET parameters leave out.
+    extractPersistedOperationId: (params: GraphQLParams, request: Request) =>
+      documentIdOf(params) ??
+      (request.method === 'GET' ? documentIdOf({ documentId: new URL(request.url).searchParams.get('documentId') ?? undefined }) : null),
     customErrors: {
       notFound: () => fromAppError(new AppError('UNKNOWN_DOCUMENT')),
       persistedQueryOnly: () => fromAppError(new AppError('TRUSTED_DOCUMENTS_ONLY')),

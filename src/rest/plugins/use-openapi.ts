@@ -19,6 +19,9 @@ declare module 'fastify' {
 }
 
 const OPENAPI_PATH = '/v1/openapi.json';
+const DOCS_PREFIX = '/v1/docs';
+/** Where the REST face answers large: the OpenAPI document and the docs page with its assets. */
+export const LARGE_REST_ANSWERS = [OPENAPI_PATH, DOCS_PREFIX] as const;
 
 const DOCS_LOGO =
   '<svg xmlns="http://www.w3.org/2000/svg" width="220" height="40" viewBox="0 0 220 40">' +
@@ -88,7 +91,7 @@ export async function useOpenApi(app: FastifyInstance, config: Config): Promise<
     return payload;
   });
   await app.register(swaggerUi, {
-    routePrefix: '/v1/docs',
+    routePrefix: DOCS_PREFIX,
     uiConfig: { persistAuthorization: true, urls: [{ url: OPENAPI_PATH, name: `Petstore Gateway: ${OPENAPI_PATH}` }] },
     logo: { type: 'image/svg+xml', content: DOCS_LOGO, href: '/v1/docs/' },
     theme: { js: [{ filename: 'try-it-out.js', content: TRY_IT_OUT_SCRIPT }] },

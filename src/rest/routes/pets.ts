@@ -24,7 +24,7 @@ export const petsRoutes: FastifyPluginAsync<PetsRoutesOptions> = async (app, { d
   app.get<{ Querystring: ListPetsQuery }>(
     '/pets',
     {
-      config: { validators: { tables: ['pets'], perAccount: false } },
+      config: { validators: { tables: ['pets'], perAccount: false }, largeAnswers: true },
       schema: {
         operationId: 'listPets',
         summary: 'List animals',

@@ -38,7 +38,7 @@ export const storeOrdersRoutes: FastifyPluginAsync<StoreOrdersRoutesOptions> = a
   app.get<{ Querystring: ListOrdersQuery }>(
     '/store/orders',
     {
-      config: { validators: { tables: ['orders'], perAccount: true } },
+      config: { validators: { tables: ['orders'], perAccount: true }, largeAnswers: true },
       schema: {
         ...experimental,
         operationId: 'listStoreOrders',
