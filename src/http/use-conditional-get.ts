@@ -6,11 +6,14 @@ import { readVersions } from '../services/versions/index.ts';
 import type { VersionedTable } from '../services/versions/index.ts';
 import { noneMatchHits, varyOn } from './entity-tag.ts';
 
-/** A GET route's answer is a function of its URL, the caller's account if `perAccount`, and these tables. */
-export interface Validators {
-  tables: readonly VersionedTable[];
-  perAccount: boolean;
-}
+/**
+ * How a GET route's answers are tagged. A list's answer is a function of its URL, the caller's
+ * account if `perAccount`, and these tables: tagged from their versions before the handler, so
+ * a matching revalidation skips the query. One record (`fromBody`) is tagged by a hash of the
+ * answer itself, after the handler: its one-row read is cheaper than a versions read, and the
+ * tag then changes only when the record does.
+ */
+export type Validators = { tables: readonly VersionedTable[]; perAccount: boolean } | { fromBody: true };
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -47,24 +50,49 @@ export function useConditionalGet(app: FastifyInstance, { db, salt }: Conditiona
   app.addHook('onRoute', (route) => {
     const validators = route.config?.validators;
     if (!validators) return;
+    if ('fromBody' in validators) {
+      route.onSend = [...hooksOf(route.onSend), tagBody];
+      return;
+    }
+    const { tables, perAccount } = validators;
     const preHandler = async (request: FastifyRequest, reply: FastifyReply) => {
       if (request.principal === null) return;
       const versions = await readVersions(db, request.principal.keyId);
       if (versions === null) return;
       // A validator belongs to one URL (RFC 9110 §8.8.1), so the URL need not be in it.
-      let tag = `W/"${release}.${validators.perAccount ? request.principal.accountId : '*'}`;
-      for (const table of validators.tables) tag += `.${versions[table]}`;
+      let tag = `W/"${release}.${perAccount ? request.principal.accountId : '*'}`;
+      for (const table of tables) tag += `.${versions[table]}`;
       tag += '"';
       request.entityTag = tag;
-      reply.header('ETag', tag);
-      reply.header('Cache-Control', KEYED_CACHE_CONTROL);
-      reply.header('Vary', varyOn(reply.getHeader('vary'), 'Authorization'));
+      validatorHeaders(reply, tag);
       // `*` needs to know the resource exists, which only the handler finds out (onSend below).
       if (noneMatchHits(request.headers['if-none-match'], tag, false)) return reply.code(304).send();
     };
     route.preHandler = [...hooksOf(route.preHandler), preHandler];
     route.onSend = [...hooksOf(route.onSend), settle];
   });
+}
+
+function validatorHeaders(reply: FastifyReply, tag: string): void {
+  reply.header('ETag', tag);
+  reply.header('Cache-Control', KEYED_CACHE_CONTROL);
+  reply.header('Vary', varyOn(reply.getHeader('vary'), 'Authorization'));
+}
+
+function notModified(reply: FastifyReply, done: (error: null, payload: unknown) => void): void {
+  reply.code(304);
+  reply.removeHeader('content-type');
+  reply.removeHeader('content-length');
+  done(null, '');
+}
+
+/** One record's answer, tagged by its own bytes. */
+function tagBody(request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (error: null, payload: unknown) => void): void {
+  if (reply.statusCode !== 200 || typeof payload !== 'string' || request.principal === null) return done(null, payload);
+  const tag = `W/"${createHash('sha1').update(payload).digest('base64url').slice(0, 22)}"`;
+  validatorHeaders(reply, tag);
+  if (noneMatchHits(request.headers['if-none-match'], tag, true)) return notModified(reply, done);
+  done(null, payload);
 }
 
 function hooksOf<T>(hooks: T | T[] | undefined): T[] {
@@ -74,12 +102,7 @@ function hooksOf<T>(hooks: T | T[] | undefined): T[] {
 /** `*` answered once the route found its resource; an error answer loses the validator headers. */
 function settle(request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (error: null, payload: unknown) => void): void {
   if (request.entityTag === null) return done(null, payload);
-  if (reply.statusCode === 200 && noneMatchHits(request.headers['if-none-match'], request.entityTag, true)) {
-    reply.code(304);
-    reply.removeHeader('content-type');
-    reply.removeHeader('content-length');
-    return done(null, '');
-  }
+  if (reply.statusCode === 200 && noneMatchHits(request.headers['if-none-match'], request.entityTag, true)) return notModified(reply, done);
   // An error answer has no representation to validate.
   if (reply.statusCode !== 200 && reply.statusCode !== 304) {
     reply.removeHeader('etag');

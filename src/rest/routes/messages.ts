@@ -47,7 +47,7 @@ export const messagesRoutes: FastifyPluginAsync<MessagesRoutesOptions> = async (
   app.get<{ Params: { id: string } }>(
     '/messages/:id',
     {
-      config: { validators: { tables: ['messages'], perAccount: true }, largeAnswers: true },
+      config: { validators: { fromBody: true } },
       schema: {
         operationId: 'getMessage',
         summary: 'Read a message record',

@@ -72,7 +72,7 @@ export const petsRoutes: FastifyPluginAsync<PetsRoutesOptions> = async (app, { d
   app.get<{ Params: { petId: number } }>(
     '/pets/:petId',
     {
-      config: { validators: { tables: ['pets'], perAccount: false } },
+      config: { validators: { fromBody: true } },
       schema: {
         operationId: 'getPet',
         summary: 'Get an animal (deprecated: removed on 2030-12-05; use GET /pets with the status filter)',

@@ -85,7 +85,7 @@ export const storeOrdersRoutes: FastifyPluginAsync<StoreOrdersRoutesOptions> = a
   app.get<{ Params: { orderId: number } }>(
     '/store/orders/:orderId',
     {
-      config: { validators: { tables: ['orders'], perAccount: true } },
+      config: { validators: { fromBody: true } },
       schema: {
         ...experimental,
         operationId: 'getStoreOrder',
