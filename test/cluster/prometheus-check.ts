@@ -39,6 +39,11 @@ export async function countedByPrometheus(
   const after = byClass(await prometheus.query(BY_CLASS));
   const sent: Record<string, number> = {};
   for (const status of statuses) sent[`${String(status)[0]}xx`] = (sent[`${String(status)[0]}xx`] ?? 0) + 1;
-  const counted = Object.fromEntries(Object.keys({ ...after, ...sent }).map((cls) => [cls, (after[cls] ?? 0) - (before[cls] ?? 0)]));
+  // A class answered earlier in the run (304s, say) but not during this load counts 0: left out.
+  const counted = Object.fromEntries(
+    Object.keys({ ...after, ...sent })
+      .map((cls) => [cls, (after[cls] ?? 0) - (before[cls] ?? 0)] as const)
+      .filter(([cls, n]) => n !== 0 || sent[cls] !== undefined),
+  );
   return { sent, counted };
 }
