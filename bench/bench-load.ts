@@ -44,6 +44,8 @@ export interface LoadSettings {
 }
 
 export const gql = (query: string): Request => ({ method: 'POST', path: '/graphql', body: JSON.stringify({ query }) });
+/** The same query run every time: Cache-Control: no-cache skips the response cache (what executing it costs). */
+export const gqlRun = (query: string): Request => ({ ...gql(query), headers: { 'cache-control': 'no-cache' } });
 
 export async function load({ server, request, key }: Side, seconds: number, scenarioStatus: Status, connections: number): Promise<Run> {
   let unexpected = 0;

@@ -5,7 +5,7 @@
 import { join } from 'node:path';
 import type { BenchDatabase, BenchEngine } from './bench-database.ts';
 import { benchDatabase } from './bench-database.ts';
-import { faulty, fmt, gql, least, median, sideBySide } from './bench-load.ts';
+import { faulty, fmt, gqlRun, least, median, sideBySide } from './bench-load.ts';
 import type { Status } from './bench-load.ts';
 import type { LoadSettings, Request, Side } from './bench-load.ts';
 import { buildRevision, startProject } from './bench-servers.ts';
@@ -27,10 +27,10 @@ export function comparedScenarios(projectScenarios: { name: string; project: Req
   if (!all) return projectScenarios;
   return [
     ...projectScenarios,
-    { name: 'GraphQL orders(first: 100)', project: gql('{ orders(first: 100) { nodes { id status petId } } }'), expectStatus: 2 as const },
+    { name: 'GraphQL orders(first: 100)', project: gqlRun('{ orders(first: 100) { nodes { id status petId } } }'), expectStatus: 2 as const },
     {
       name: 'GraphQL orders(first: 100) with pets',
-      project: gql('{ orders(first: 100) { nodes { id status pet { id name status } } } }'),
+      project: gqlRun('{ orders(first: 100) { nodes { id status pet { id name status } } } }'),
       expectStatus: 2 as const,
     },
   ];

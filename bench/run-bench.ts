@@ -11,7 +11,7 @@ import { parseArgs } from 'node:util';
 import { petCursor } from '../src/services/pets/index.ts';
 import { benchDatabase } from './bench-database.ts';
 import type { BenchDatabase, BenchEngine } from './bench-database.ts';
-import { faulty, fmt, gql, least, load, median, sideBySide } from './bench-load.ts';
+import { faulty, fmt, gql, gqlRun, least, load, median, sideBySide } from './bench-load.ts';
 import type { Status } from './bench-load.ts';
 import type { LoadSettings, Request, Run } from './bench-load.ts';
 import { buildProject, startFloor, startProject, startYogaCeiling } from './bench-servers.ts';
@@ -190,8 +190,8 @@ async function sideBySideScenarios(dir: string, databases: BenchDatabase[], fail
     });
   }
   const [bare, related] = await sideBySide(
-    { server: project, request: gql('{ orders(first: 100) { nodes { id status petId } } }'), key: projectDb.key },
-    { server: project, request: gql('{ orders(first: 100) { nodes { id status pet { id name status } } } }'), key: projectDb.key },
+    { server: project, request: gqlRun('{ orders(first: 100) { nodes { id status petId } } }'), key: projectDb.key },
+    { server: project, request: gqlRun('{ orders(first: 100) { nodes { id status pet { id name status } } } }'), key: projectDb.key },
     2,
     settings,
   );
