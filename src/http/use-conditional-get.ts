@@ -35,12 +35,13 @@ export interface ConditionalGetOptions {
 }
 
 /**
- * Conditional GET and HEAD for the routes that declare `validators`. The tag is worked out
- * before the handler, from versions read in one statement (services/versions), so a
- * revalidation that matches answers 304 without reading or shaping the answer. Matching runs
- * after the key check and the request's validation, as RFC 9110 §13.2.1 orders it. No
- * Last-Modified: one-second dates cannot tell two writes in the same second apart, and a
- * client revalidating by date could be told 304 after a write it was told had succeeded.
+ * Conditional GET and HEAD for the routes that declare `validators` (RFC 9110 §13): a list's
+ * tag comes from versions read in one statement before the handler (services/versions), so a
+ * matching revalidation answers 304 without reading or shaping the list; a record's tag is its
+ * answer's hash. Matching runs after the key check and the request's validation, as §13.2.1
+ * orders it. No Last-Modified: one-second dates cannot tell two writes in the same second
+ * apart, and a client revalidating by date could be told 304 after a write it was told had
+ * succeeded.
  */
 export function useConditionalGet(app: FastifyInstance, { db, salt }: ConditionalGetOptions): void {
   // The release and the base URL of links, shortened once: every tag starts with it.
