@@ -27,7 +27,11 @@ export function comparedScenarios(projectScenarios: { name: string; project: Req
   if (!all) return projectScenarios;
   return [
     ...projectScenarios,
-    { name: 'GraphQL orders(first: 100)', project: gqlRun('{ orders(first: 100) { nodes { id status petId } } }'), expectStatus: 2 as const },
+    {
+      name: 'GraphQL orders(first: 100)',
+      project: gqlRun('{ orders(first: 100) { nodes { id status petId } } }'),
+      expectStatus: 2 as const,
+    },
     {
       name: 'GraphQL orders(first: 100) with pets',
       project: gqlRun('{ orders(first: 100) { nodes { id status pet { id name status } } } }'),
