@@ -13,8 +13,6 @@ import { rateLimitChecks } from './http/rate-limit-checks.ts';
 import { createRateLimiter } from './http/rate-limiter.ts';
 import { createRedisRateLimiter } from './http/redis-rate-limiter.ts';
 import { openResponseStore } from './http/open-response-store.ts';
-import { graphqlResponseCache } from './graphql/response-cache.ts';
-import { appVersion } from './config/version.ts';
 import { useHttpEdge } from './http/use-http-edge.ts';
 import { mountRest } from './rest/mount-rest.ts';
 import { LARGE_REST_ANSWERS } from './rest/plugins/use-openapi.ts';
@@ -86,18 +84,8 @@ export async function createApp({ config, database = openDatabase(config.databas
   app.onListenerClosed(() => live.close());
   app.addHook('preClose', () => live.close());
   const store = openResponseStore(config, app.log);
-  const responseCache = store
-    ? graphqlResponseCache({
-        db,
-        store,
-        trustedDocuments: config.trustedDocuments,
-        salt: appVersion().version,
-        metrics,
-        maxEntryBytes: config.responseCache.maxEntryBytes,
-      })
-    : null;
   await mountGraphQL(app, {
-    responseCache,
+    responseCache: store ? { store, maxEntryBytes: config.responseCache.maxEntryBytes } : null,
     db,
     live,
     verifier,

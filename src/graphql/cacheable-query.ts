@@ -1,5 +1,6 @@
 import { getOperationAST, parse } from 'graphql';
 import type { VersionedTable } from '../services/versions/index.ts';
+import { rootFields } from './root-fields.ts';
 
 /**
  * The tables each root query field's answer is read from, nested fields included (Pet.orders
@@ -18,36 +19,38 @@ const READS: Readonly<Record<string, readonly VersionedTable[]>> = {
 
 /** Documents front ends send are few; a flood of distinct ones is not worth remembering. */
 const REMEMBERED = 1_000;
-const known = new Map<string, readonly VersionedTable[] | null>();
+const known = new Map<string, Map<string, readonly VersionedTable[] | null>>();
 
 /**
  * The tables a query's answer depends on, or null when it may not be cached: a mutation or a
- * subscription, a document that does not parse or names no single operation, a root field not
- * in READS, or a fragment at the root (its fields are not looked into).
+ * subscription, a document that does not parse or names no single operation, or a root field
+ * (through fragments too) not in READS. Remembered per document text and operation name: the
+ * cache decides before Yoga parses.
  */
 export function cacheableReads(document: string, operationName: string | undefined): readonly VersionedTable[] | null {
-  const memoKey = `${operationName ?? ''}\n${document}`;
-  let reads = known.get(memoKey);
-  if (reads === undefined) {
-    reads = classify(document, operationName);
+  let byName = known.get(document);
+  if (!byName) {
     if (known.size >= REMEMBERED) known.clear();
-    known.set(memoKey, reads);
+    known.set(document, (byName = new Map()));
   }
+  const name = operationName ?? '';
+  let reads = byName.get(name);
+  if (reads === undefined) byName.set(name, (reads = classify(document, operationName)));
   return reads;
 }
 
-function classify(document: string, operationName: string | undefined): readonly VersionedTable[] | null {
-  let operation;
+function classify(text: string, operationName: string | undefined): readonly VersionedTable[] | null {
+  let document;
   try {
-    operation = getOperationAST(parse(document), operationName);
+    document = parse(text);
   } catch {
     return null;
   }
-  if (operation?.operation !== 'query') return null;
+  if (getOperationAST(document, operationName)?.operation !== 'query') return null;
   const tables = new Set<VersionedTable>();
-  for (const selection of operation.selectionSet.selections) {
-    if (selection.kind !== 'Field') return null;
-    const reads = READS[selection.name.value];
+  // Every field written, @skip and @include aside: the stricter set.
+  for (const field of rootFields(document, operationName)) {
+    const reads = READS[field];
     if (reads === undefined) return null;
     for (const table of reads) tables.add(table);
   }

@@ -16,25 +16,32 @@ import type { KeyVerifier } from '../services/api-keys/index.ts';
 import { noneMatchHits, varyOn } from '../http/entity-tag.ts';
 import { precompressedPage } from '../http/precompressed-page.ts';
 import { KEYED_CACHE_CONTROL } from '../http/use-conditional-get.ts';
-import type { StoredAnswer } from '../http/response-store.ts';
-import type { CacheSlot, GraphQLResponseCache } from './response-cache.ts';
+import type { ResponseStore, StoredAnswer } from '../http/response-store.ts';
+import { graphqlResponseCache } from './response-cache.ts';
+import type { CacheSlot } from './response-cache.ts';
+import { appVersion } from '../config/version.ts';
+import { NO_METRICS } from '../telemetry/metrics-types.ts';
 
 export interface MountGraphQLOptions extends Omit<GraphQLOptions, 'log'> {
   /** Plain JSON POSTs go from Fastify's parsed body straight to Yoga's operation pipeline (fast-path.ts). */
   fastPath?: boolean;
   /** Checks the keys of WebSocket connections (graphql-ws), which no HTTP hook sees. */
   verifier: KeyVerifier;
-  /** Query answers kept per account and served while the data they were read from is unchanged (response-cache.ts). */
-  responseCache?: GraphQLResponseCache | null;
+  /** Where query answers are kept per account, served while the data they were read from is unchanged (response-cache.ts); null: nowhere. */
+  responseCache?: { store: ResponseStore; maxEntryBytes: number } | null;
 }
 
 /** Serves Yoga at /graphql (GET and POST, and subscriptions over WebSocket) inside the Fastify app, beside REST. */
 export async function mountGraphQL(
   app: FastifyInstance,
-  { fastPath = true, verifier, responseCache = null, ...options }: MountGraphQLOptions,
+  { fastPath = true, verifier, responseCache: kept = null, ...options }: MountGraphQLOptions,
 ): Promise<void> {
   const yoga = await createGraphQL({ ...options, log: app.log });
-  mountGraphQLWs(app, yoga, { verifier, trusted: trustedDocumentsPolicy(options.production ?? false, options.trustedDocuments ?? null) });
+  const trusted = trustedDocumentsPolicy(options.production ?? false, options.trustedDocuments ?? null);
+  mountGraphQLWs(app, yoga, { verifier, trusted });
+  const responseCache = kept
+    ? graphqlResponseCache({ ...kept, db: options.db, trusted, salt: appVersion().version, metrics: options.metrics ?? NO_METRICS })
+    : null;
   // Idempotency-Key applies to mutations, and only an answer without errors is kept for replays.
   const idempotent = idempotencyHooks(options.db, {
     applies: (request) => isMutationRequest(request, options.trustedDocuments ?? null),

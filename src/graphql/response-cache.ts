@@ -8,7 +8,8 @@ import type { MaybePromise } from '../services/maybe-promise.ts';
 import type { Metrics } from '../telemetry/metrics-types.ts';
 import { cacheableReads } from './cacheable-query.ts';
 import { regularMediaType } from './regular-media-type.ts';
-import { documentIdOf } from './trusted-document-id.ts';
+import { documentText } from './plugins/use-trusted-documents.ts';
+import type { TrustedDocumentsOptions } from './plugins/use-trusted-documents.ts';
 
 /** Where one request's answer is kept, and the entity tag it is sent with over GET. */
 export interface CacheSlot {
@@ -28,7 +29,8 @@ export interface GraphQLResponseCache {
 export interface ResponseCacheOptions {
   db: Kysely<Database>;
   store: ResponseStore;
-  trustedDocuments: ReadonlyMap<string, string> | null;
+  /** The trusted-documents policy Yoga applies: a request it would refuse gets no slot. */
+  trusted: TrustedDocumentsOptions;
   /** The release: an answer kept by another release is never served (its shape may differ). */
   salt: string;
   metrics: Metrics;
@@ -46,37 +48,32 @@ interface Params {
 
 /**
  * GraphQL query answers kept per account, keyed by everything the answer is a function of:
- * the document (and whether it came as text or as a trusted document's id, which production
- * may treat differently), the operation name, the variables, the negotiated media type, the
- * caller's account and the versions of the tables its root fields read. The versions are read
+ * the document it runs (its text, or the trusted document its id names, under the same policy
+ * Yoga applies, so text refused in production never gets a slot), the operation name, the
+ * variables, the negotiated media type, the caller's account and the versions of the tables
+ * its root fields read. The versions are read
  * with each request (one statement, with whether the key still works), so a write
  * acknowledged on any instance, through either face, makes every answer read before it
  * unreachable at once; old answers just age out. A revoked key gets no slot, so never an answer.
  */
-export function graphqlResponseCache({
-  db,
-  store,
-  trustedDocuments,
-  salt,
-  metrics,
-  maxEntryBytes,
-}: ResponseCacheOptions): GraphQLResponseCache {
+export function graphqlResponseCache({ db, store, trusted, salt, metrics, maxEntryBytes }: ResponseCacheOptions): GraphQLResponseCache {
   return {
     async slot(req) {
       // A client asking for a fresh run (RFC 9111 §5.2.1.4) gets one, and its answer is not kept.
       if (req.principal === null || /no-cache|no-store/.test(req.headers['cache-control'] ?? '')) return null;
       const params = (req.method === 'GET' ? req.query : req.body) as Params | undefined;
       if (typeof params !== 'object' || params === null) return null;
-      const source = sourceOf(params, trustedDocuments);
+      const sent = withExtensions(params);
+      const document = sent === null ? null : documentText(trusted, sent);
       const mediaType = regularMediaType(req.headers.accept);
-      if (source === null || mediaType === null) return null;
+      if (typeof document !== 'string' || mediaType === null) return null;
       const operationName = typeof params.operationName === 'string' ? params.operationName : undefined;
-      const reads = cacheableReads(source.document, operationName);
+      const reads = cacheableReads(document, operationName);
       if (reads === null) return null;
       const versions = await readVersions(db, req.principal.keyId);
       if (versions === null) return null;
       const variables = typeof params.variables === 'string' ? params.variables : JSON.stringify(params.variables ?? null);
-      const parts = [salt, source.via, source.document, operationName ?? '', variables, mediaType, String(req.principal.accountId)];
+      const parts = [salt, document, operationName ?? '', variables, mediaType, String(req.principal.accountId)];
       for (const table of reads) parts.push(`${table}:${versions[table]}`);
       const tag = entityTag(parts);
       return { key: tag.slice(3, -1), tag };
@@ -92,20 +89,12 @@ export function graphqlResponseCache({
   };
 }
 
-/** The document a request runs and how it came; null when Yoga would refuse it or it is ambiguous. */
-function sourceOf(params: Params, trusted: ReadonlyMap<string, string> | null): { via: string; document: string } | null {
-  let extensions = params.extensions;
-  if (typeof extensions === 'string') {
-    try {
-      extensions = JSON.parse(extensions) as unknown;
-    } catch {
-      return null;
-    }
+/** GET sends `extensions` as JSON text, read here as from a POST; null when it is not JSON (Yoga refuses it). */
+function withExtensions(params: Params): Params | null {
+  if (typeof params.extensions !== 'string') return params;
+  try {
+    return { ...params, extensions: JSON.parse(params.extensions) as unknown };
+  } catch {
+    return null;
   }
-  const id = documentIdOf({ documentId: params.documentId, extensions });
-  if (id !== null) {
-    const document = params.query == null ? trusted?.get(id) : undefined;
-    return document === undefined ? null : { via: `id:${id}`, document };
-  }
-  return typeof params.query === 'string' ? { via: 'text', document: params.query } : null;
 }
