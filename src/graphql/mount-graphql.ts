@@ -13,9 +13,9 @@ import { mountGraphQLWs } from './mount-graphql-ws.ts';
 import { trustedDocumentsPolicy } from './plugins/use-trusted-documents.ts';
 import { yogaWholePath } from './yoga-whole-path.ts';
 import type { KeyVerifier } from '../services/api-keys/index.ts';
-import { noneMatchHits, varyOn } from '../http/entity-tag.ts';
+import { noneMatchHits } from '../http/entity-tag.ts';
 import { precompressedPage } from '../http/precompressed-page.ts';
-import { KEYED_CACHE_CONTROL } from '../http/use-conditional-get.ts';
+import { validatorHeaders } from '../http/use-conditional-get.ts';
 import type { ResponseStore, StoredAnswer } from '../http/response-store.ts';
 import { graphqlResponseCache } from './response-cache.ts';
 import type { CacheSlot } from './response-cache.ts';
@@ -67,42 +67,32 @@ export async function mountGraphQL(
       const slot = responseCache ? await responseCache.slot(req) : null;
       if (slot) {
         if (req.method === 'GET' && noneMatchHits(req.headers['if-none-match'], slot.tag, false)) {
-          return validators(reply, slot).code(304).send();
+          return validatorHeaders(reply, slot.tag, 'Accept').code(304).send();
         }
         const kept = await responseCache?.lookup(slot);
         if (kept) return sendAnswer(req, reply, slot, kept);
       }
       const fast = fastPath ? fastPathRequest(req) : null;
       const answer = fast ? await fastPathResponse(yoga, req, reply, fast) : await yogaWholePath(yoga, req, reply);
-      if (answer instanceof PlainAnswer) {
-        const plain = { type: answer.contentType, body: answer.body };
-        if (slot) responseCache?.keep(slot, plain);
-        return sendAnswer(req, reply, slot, plain);
-      }
-      if (req.method === 'POST') reply.header('Cache-Control', NO_STORE);
+      // A fresh answer without errors is kept, where the request has a slot.
+      const fresh = (answered: StoredAnswer) => {
+        if (slot) responseCache?.keep(slot, answered);
+        return sendAnswer(req, reply, slot, answered);
+      };
+      if (answer instanceof PlainAnswer) return fresh({ type: answer.contentType, body: answer.body });
       const text = slot ? await plainJsonText(answer) : null;
-      if (slot && text !== null && !hasGraphQLErrors(text)) {
-        const whole = { type: answer.headers.get('content-type') ?? 'application/json', body: text };
-        responseCache?.keep(slot, whole);
-        return sendAnswer(req, reply, slot, whole);
-      }
+      if (text !== null && !hasGraphQLErrors(text))
+        return fresh({ type: answer.headers.get('content-type') ?? 'application/json', body: text });
+      if (req.method === 'POST') reply.header('Cache-Control', NO_STORE);
       return sendYogaResponse(reply, answer, text);
     },
   });
 }
 
-/** A GET's answer may be kept by the caller's own cache, and revalidated by its tag. */
-function validators(reply: FastifyReply, slot: CacheSlot): FastifyReply {
-  return reply
-    .header('ETag', slot.tag)
-    .header('Cache-Control', KEYED_CACHE_CONTROL)
-    .header('Vary', varyOn(varyOn(reply.getHeader('vary'), 'Authorization'), 'Accept'));
-}
-
 function sendAnswer(req: FastifyRequest, reply: FastifyReply, slot: CacheSlot | null, { type, body }: StoredAnswer): FastifyReply {
   // A POST may run createKey, whose answer holds a secret: no cache on the way may keep any POST answer.
   if (req.method === 'POST') reply.header('Cache-Control', NO_STORE);
-  else if (slot) validators(reply, slot);
+  else if (slot) validatorHeaders(reply, slot.tag, 'Accept');
   return reply.type(type).send(body);
 }
 

@@ -74,10 +74,15 @@ export function useConditionalGet(app: FastifyInstance, { db, salt }: Conditiona
   });
 }
 
-function validatorHeaders(reply: FastifyReply, tag: string): void {
-  reply.header('ETag', tag);
-  reply.header('Cache-Control', KEYED_CACHE_CONTROL);
-  reply.header('Vary', varyOn(reply.getHeader('vary'), 'Authorization'));
+/**
+ * The headers of a keyed answer that can be revalidated, on either face: its tag, kept by the
+ * caller's own cache only and revalidated before each use, varying with the key (and with
+ * whatever else `vary` names, as GraphQL's negotiated media type).
+ */
+export function validatorHeaders(reply: FastifyReply, tag: string, ...vary: string[]): FastifyReply {
+  let varies = varyOn(reply.getHeader('vary'), 'Authorization');
+  for (const field of vary) varies = varyOn(varies, field);
+  return reply.header('ETag', tag).header('Cache-Control', KEYED_CACHE_CONTROL).header('Vary', varies);
 }
 
 function notModified(reply: FastifyReply, done: (error: null, payload: unknown) => void): void {
