@@ -1,33 +1,19 @@
 import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
+import { negotiate } from '@fastify/accept-negotiator';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { noneMatchHits, varyOn } from './entity-tag.ts';
 
 const brotli = promisify(brotliCompress);
 const gzipped = promisify(gzip);
+const CODINGS: ('br' | 'gzip')[] = ['br', 'gzip'];
 
 interface Variants {
   tag: string;
   identity: Buffer;
   br: Buffer;
   gzip: Buffer;
-}
-
-type Coding = 'br' | 'gzip' | 'identity';
-
-/** The codings a client accepts (RFC 9110 §12.5.3), best first: br, then gzip, else none. */
-function chooseCoding(acceptEncoding: string | undefined): Coding {
-  const accepted = new Map<string, number>();
-  for (const item of (acceptEncoding ?? '').split(',')) {
-    const [name = '', ...params] = item.split(';').map((part) => part.trim().toLowerCase());
-    const q = params.find((p) => p.startsWith('q='));
-    accepted.set(name, q ? Number(q.slice(2)) : 1);
-  }
-  const allows = (coding: string) => (accepted.get(coding) ?? (accepted.get('*') || 0)) > 0;
-  if (allows('br')) return 'br';
-  if (allows('gzip')) return 'gzip';
-  return 'identity';
 }
 
 /**
@@ -48,7 +34,8 @@ export function precompressedPage(text: string): (req: FastifyRequest, reply: Fa
   };
   return async (req, reply, cacheControl) => {
     const page = await (variants ??= build());
-    const coding = chooseCoding(req.headers['accept-encoding']);
+    // The negotiation @fastify/compress does (RFC 9110 §12.5.3, q-values, *); br first on a tie.
+    const coding = negotiate(req.headers['accept-encoding'] ?? '', CODINGS) ?? 'identity';
     // Strong: each coding is its own representation, so the tag names the coding too.
     const tag = coding === 'identity' ? page.tag : `${page.tag.slice(0, -1)}-${coding}"`;
     reply
