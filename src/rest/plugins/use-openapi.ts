@@ -22,6 +22,8 @@ const OPENAPI_PATH = '/v1/openapi.json';
 const DOCS_PREFIX = '/v1/docs';
 /** Where the REST face answers large: the OpenAPI document and the docs page with its assets. */
 export const LARGE_REST_ANSWERS = [OPENAPI_PATH, DOCS_PREFIX] as const;
+const DOCS_ASSETS = `${DOCS_PREFIX}/static/`;
+const DOCS_ASSETS_CACHE_CONTROL = 'public, max-age=86400';
 
 const DOCS_LOGO =
   '<svg xmlns="http://www.w3.org/2000/svg" width="220" height="40" viewBox="0 0 220 40">' +
@@ -43,9 +45,6 @@ function oneDocumentAddress(request: FastifyRequest, reply: FastifyReply, done: 
  * The OpenAPI document is generated from the same route schemas that validate requests,
  * so the docs cannot promise what the server does not do.
  */
-const DOCS_ASSETS = '/v1/docs/static/';
-export const DOCS_ASSETS_CACHE_CONTROL = 'public, max-age=86400';
-
 export async function useOpenApi(app: FastifyInstance, config: Config): Promise<void> {
   await app.register(swagger, {
     openapi: {
@@ -85,17 +84,20 @@ export async function useOpenApi(app: FastifyInstance, config: Config): Promise<
   // Assets are served from the package itself: the docs work with no internet access. The page
   // reads the document from its one address, /v1/openapi.json, named in the top bar with our logo.
   // The page's scripts and styles change only with a release of the docs package: a browser keeps
-  // them a day before it asks again (with If-None-Match / If-Modified-Since, answered 304).
-  app.addHook('onSend', async (request, reply, payload) => {
-    if (reply.statusCode === 200 && request.url.startsWith(DOCS_ASSETS)) reply.header('Cache-Control', DOCS_ASSETS_CACHE_CONTROL);
-    return payload;
-  });
-  await app.register(swaggerUi, {
-    routePrefix: DOCS_PREFIX,
-    uiConfig: { persistAuthorization: true, urls: [{ url: OPENAPI_PATH, name: `Petstore Gateway: ${OPENAPI_PATH}` }] },
-    logo: { type: 'image/svg+xml', content: DOCS_LOGO, href: '/v1/docs/' },
-    theme: { js: [{ filename: 'try-it-out.js', content: TRY_IT_OUT_SCRIPT }] },
-    uiHooks: { onRequest: oneDocumentAddress },
+  // them a day before it asks again (with If-None-Match / If-Modified-Since, answered 304). The
+  // hook lives in the docs page's own context, so no other route runs it.
+  await app.register(async (docs) => {
+    docs.addHook('onSend', async (request, reply, payload) => {
+      if (reply.statusCode === 200 && request.url.startsWith(DOCS_ASSETS)) reply.header('Cache-Control', DOCS_ASSETS_CACHE_CONTROL);
+      return payload;
+    });
+    await docs.register(swaggerUi, {
+      routePrefix: DOCS_PREFIX,
+      uiConfig: { persistAuthorization: true, urls: [{ url: OPENAPI_PATH, name: `Petstore Gateway: ${OPENAPI_PATH}` }] },
+      logo: { type: 'image/svg+xml', content: DOCS_LOGO, href: '/v1/docs/' },
+      theme: { js: [{ filename: 'try-it-out.js', content: TRY_IT_OUT_SCRIPT }] },
+      uiHooks: { onRequest: oneDocumentAddress },
+    });
   });
 
   app.get(OPENAPI_PATH, { schema: { hide: true } }, async () => app.swagger());
