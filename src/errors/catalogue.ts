@@ -16,7 +16,7 @@ export const errorCatalogue = {
     status: 400,
     message: 'This server runs trusted documents only: send the documentId from the manifest, not the query text.',
   },
-  QUERY_TOO_COMPLEX: { status: 400, message: 'The GraphQL operation exceeds a limit (depth, aliases, tokens, directives or cost).' },
+  QUERY_TOO_COMPLEX: { status: 400, message: 'The GraphQL operation exceeds a limit (size, tokens, depth, aliases, directives or cost).' },
   UNAUTHORIZED: { status: 401, message: 'A valid API key is required: send Authorization: Bearer <API_KEY>.' },
   NOT_FOUND: { status: 404, message: 'No such route.' },
   PET_NOT_FOUND: { status: 404, message: 'The requested pet could not be found.' },

@@ -1,5 +1,7 @@
-import { getOperationAST, parse } from 'graphql';
+import { getOperationAST } from 'graphql';
+import type { DocumentNode } from 'graphql';
 import type { VersionedTable } from '../services/versions/index.ts';
+import { perOperation } from './per-operation.ts';
 import { rootFields } from './root-fields.ts';
 
 /**
@@ -17,42 +19,21 @@ const READS: Readonly<Record<string, readonly VersionedTable[]>> = {
   message: ['messages'],
 };
 
-/** Documents front ends send are few; a flood of distinct ones is not worth remembering. */
-const REMEMBERED = 1_000;
-const known = new Map<string, Map<string, readonly VersionedTable[] | null>>();
-
 /**
  * The tables a query's answer depends on, or null when it may not be cached: a mutation or a
- * subscription, a document that does not parse or names no single operation, or a root field
- * (through fragments too) not in READS. Remembered per document text and operation name: the
- * cache decides before Yoga parses.
+ * subscription, a document that names no single operation, or a root field (through fragments
+ * too) not in READS. Remembered per parsed document and operation name.
  */
-export function cacheableReads(document: string, operationName: string | undefined): readonly VersionedTable[] | null {
-  let byName = known.get(document);
-  if (!byName) {
-    if (known.size >= REMEMBERED) known.clear();
-    known.set(document, (byName = new Map()));
-  }
-  const name = operationName ?? '';
-  let reads = byName.get(name);
-  if (reads === undefined) byName.set(name, (reads = classify(document, operationName)));
-  return reads;
-}
-
-function classify(text: string, operationName: string | undefined): readonly VersionedTable[] | null {
-  let document;
-  try {
-    document = parse(text);
-  } catch {
-    return null;
-  }
-  if (getOperationAST(document, operationName)?.operation !== 'query') return null;
-  const tables = new Set<VersionedTable>();
-  // Every field written, @skip and @include aside: the stricter set.
-  for (const field of rootFields(document, operationName)) {
-    const reads = READS[field];
-    if (reads === undefined) return null;
-    for (const table of reads) tables.add(table);
-  }
-  return [...tables].sort();
-}
+export const cacheableReads: (document: DocumentNode, operationName: string | undefined) => readonly VersionedTable[] | null = perOperation(
+  (document, operationName) => {
+    if (getOperationAST(document, operationName)?.operation !== 'query') return null;
+    const tables = new Set<VersionedTable>();
+    // Every field written, @skip and @include aside: the stricter set.
+    for (const field of rootFields(document, operationName)) {
+      const reads = READS[field];
+      if (reads === undefined) return null;
+      for (const table of reads) tables.add(table);
+    }
+    return [...tables].sort();
+  },
+);

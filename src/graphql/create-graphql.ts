@@ -9,15 +9,15 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/types.ts';
 import type { LiveFeed } from '../services/live/live-feed.ts';
 import type { GraphQLContext } from './context.ts';
+import type { DocumentParser } from './parse-document.ts';
 import { GRAPHIQL_DEFAULT_QUERY } from './graphiql-default-query.ts';
 import { createMaskError } from './mask-error.ts';
-import { useLimits } from './plugins/use-limits.ts';
+import { useDocumentLimits } from './plugins/use-document-limits.ts';
 import { useLogUnexpectedErrors } from './plugins/use-log-unexpected-errors.ts';
 import { useMessageQuota } from './plugins/use-message-quota.ts';
 import { useMultipartSubscriptions } from './plugins/use-multipart-subscriptions.ts';
 import { useOperationMetrics } from './plugins/use-operation-metrics.ts';
 import { useNoIntrospection } from './plugins/use-no-introspection.ts';
-import { useParseErrorCode } from './plugins/use-parse-error-code.ts';
 import { useQueryCost } from './plugins/use-query-cost.ts';
 import { useRequireKey } from './plugins/use-require-key.ts';
 import { useSafeJit } from './plugins/use-safe-jit.ts';
@@ -33,6 +33,8 @@ import { NO_METRICS } from '../telemetry/metrics-types.ts';
 import type { Metrics } from '../telemetry/metrics-types.ts';
 
 type RenderGraphiQL = typeof renderGraphiQL;
+
+const NOT_KEPT = { get: () => undefined, set: () => undefined };
 
 /**
  * The self-contained page is ~9 MB (GraphiQL and its editor workers inlined, ~18 MB of
@@ -53,6 +55,8 @@ export interface GraphQLOptions {
   db: Kysely<Database>;
   live: LiveFeed;
   log: FastifyBaseLogger;
+  /** Parses every document within the limits, once (parse-document.ts). */
+  documents: DocumentParser;
   /** Charges `count` messages to the caller's quota; throws RATE_LIMITED when fewer are left. */
   messageQuota?: (context: ServerContext, count: number) => MaybePromise<void>;
   graphiql?: boolean;
@@ -73,6 +77,7 @@ export async function createGraphQL({
   db,
   live,
   log,
+  documents,
   messageQuota,
   graphiql = true,
   introspection = true,
@@ -86,11 +91,11 @@ export async function createGraphQL({
   const maskError = createMaskError({ production });
   const plugins: Plugin<Context>[] = [
     useTrustedDocuments<Context>(trustedDocumentsPolicy(production, trustedDocuments)),
-    useLimits<Context>(),
-    useQueryCost<Context>(),
-    useParseErrorCode<Context>(),
+    useDocumentLimits<Context>(documents),
     useValidationErrorShape<Context>({ production }),
+    // The key before the cost: a caller without one is refused before the document is weighed.
     useRequireKey<Context>(),
+    useQueryCost<Context>(),
     useLogUnexpectedErrors<Context>(),
   ];
   if (!introspection) plugins.push(useNoIntrospection<Context>());
@@ -115,6 +120,9 @@ export async function createGraphQL({
     }),
     maskedErrors: { maskError },
     batching: false,
+    // Documents are remembered by `documents` (bounded by bytes), not by Yoga's cache of 1,024
+    // texts of any size; validation results stay with each document.
+    parserAndValidationCache: { documentCache: NOT_KEPT, errorCache: NOT_KEPT },
     // Fastify already bounds the body (bodyLimit, 413 with the Error body). Yoga's own limit
     // would wrap every body in a TransformStream and a new Request, for nothing.
     maxRequestBodySize: false,

@@ -8,6 +8,7 @@ import { NO_STORE } from '../http/secret-answer.ts';
 import { sendGraphQLErrors } from './coded-error.ts';
 import type { GraphQLOptions } from './create-graphql.ts';
 import { createGraphQL } from './create-graphql.ts';
+import { documentParser } from './parse-document.ts';
 import { fastPathRequest, fastPathResponse, PlainAnswer } from './fast-path.ts';
 import { mountGraphQLWs } from './mount-graphql-ws.ts';
 import { trustedDocumentsPolicy } from './plugins/use-trusted-documents.ts';
@@ -22,7 +23,13 @@ import type { CacheSlot } from './response-cache.ts';
 import { appVersion } from '../config/version.ts';
 import { NO_METRICS } from '../telemetry/metrics-types.ts';
 
-export interface MountGraphQLOptions extends Omit<GraphQLOptions, 'log'> {
+/**
+ * What the parsed documents a server remembers may hold in memory (estimated): about a thousand
+ * typical front-end operations, or twenty at the size limit.
+ */
+const DOCUMENT_CACHE_BYTES = 32 * 1024 * 1024;
+
+export interface MountGraphQLOptions extends Omit<GraphQLOptions, 'log' | 'documents'> {
   /** Plain JSON POSTs go from Fastify's parsed body straight to Yoga's operation pipeline (fast-path.ts). */
   fastPath?: boolean;
   /** Checks the keys of WebSocket connections (graphql-ws), which no HTTP hook sees. */
@@ -36,15 +43,24 @@ export async function mountGraphQL(
   app: FastifyInstance,
   { fastPath = true, verifier, responseCache: kept = null, ...options }: MountGraphQLOptions,
 ): Promise<void> {
-  const yoga = await createGraphQL({ ...options, log: app.log });
+  const documents = documentParser({ maxCacheBytes: DOCUMENT_CACHE_BYTES });
+  (options.metrics ?? NO_METRICS).observe({ documents: documents.cachedBytes });
+  const yoga = await createGraphQL({ ...options, documents, log: app.log });
   const trusted = trustedDocumentsPolicy(options.production ?? false, options.trustedDocuments ?? null);
   mountGraphQLWs(app, yoga, { verifier, trusted });
   const responseCache = kept
-    ? graphqlResponseCache({ ...kept, db: options.db, trusted, salt: appVersion().version, metrics: options.metrics ?? NO_METRICS })
+    ? graphqlResponseCache({
+        ...kept,
+        db: options.db,
+        trusted,
+        documents,
+        salt: appVersion().version,
+        metrics: options.metrics ?? NO_METRICS,
+      })
     : null;
   // Idempotency-Key applies to mutations, and only an answer without errors is kept for replays.
   const idempotent = idempotencyHooks(options.db, {
-    applies: (request) => isMutationRequest(request, options.trustedDocuments ?? null),
+    applies: (request) => isMutationRequest(request, documents, options.trustedDocuments ?? null),
     succeeded: (payload) => !hasGraphQLErrors(payload),
   });
   app.route({

@@ -28,6 +28,8 @@ interface Walk {
   schema: GraphQLSchema;
   fragments: Map<string, SelectionSetNode>;
   variables: Variables;
+  /** A fragment's cost once, by where it is spread (its parent type and page): each is walked once, whatever spreads it. */
+  fragmentCosts: Map<string, number>;
 }
 
 function weight(schema: GraphQLSchema, type: GraphQLObjectType, field: string): number {
@@ -47,20 +49,33 @@ function pageSize(node: FieldNode, variables: Variables): number {
   return QUERY_COST.defaultPage;
 }
 
-function cost(walk: Walk, selectionSet: SelectionSetNode, type: GraphQLObjectType, times: number, page: number): number {
+/** What a fragment spread costs once, where `type` is the type it is spread on. */
+function fragmentCost(walk: Walk, name: string, type: GraphQLObjectType, page: number): number {
+  const key = `${name}\n${type.name}\n${page}`;
+  let total = walk.fragmentCosts.get(key);
+  if (total !== undefined) return total;
+  const fragment = walk.fragments.get(name);
+  // Set before the walk: a cycle (refused before any cost is worked out) could not loop here either.
+  walk.fragmentCosts.set(key, 0);
+  total = fragment ? cost(walk, fragment, type, page) : 0;
+  walk.fragmentCosts.set(key, total);
+  return total;
+}
+
+/** What a selection costs once; everything in it counts once more per item of the list it sits under. */
+function cost(walk: Walk, selectionSet: SelectionSetNode, type: GraphQLObjectType, page: number): number {
   let total = 0;
   for (const selection of selectionSet.selections) {
     if (selection.kind === Kind.INLINE_FRAGMENT) {
-      total += cost(walk, selection.selectionSet, type, times, page);
+      total += cost(walk, selection.selectionSet, type, page);
       continue;
     }
     if (selection.kind === Kind.FRAGMENT_SPREAD) {
-      const fragment = walk.fragments.get(selection.name.value);
-      if (fragment) total += cost(walk, fragment, type, times, page);
+      total += fragmentCost(walk, selection.name.value, type, page);
       continue;
     }
     const name = selection.name.value;
-    total += weight(walk.schema, type, name) * times;
+    total += weight(walk.schema, type, name);
     const field = type.getFields()[name];
     const fieldType = field && getNamedType(field.type);
     if (!selection.selectionSet || !field || !isObjectType(fieldType)) continue;
@@ -69,7 +84,7 @@ function cost(walk: Walk, selectionSet: SelectionSetNode, type: GraphQLObjectTyp
     if (type.name.endsWith('Connection') && (name === 'nodes' || name === 'edges')) each = page;
     else if (isListType(getNullableType(field.type))) each = BOUNDED_LISTS[`${type.name}.${name}`] ?? QUERY_COST.list;
     const childPage = fieldType.name.endsWith('Connection') ? pageSize(selection, walk.variables) : page;
-    total += cost(walk, selection.selectionSet, fieldType, times * each, childPage);
+    total += each * cost(walk, selection.selectionSet, fieldType, childPage);
   }
   return total;
 }
@@ -80,6 +95,7 @@ function cost(walk: Walk, selectionSet: SelectionSetNode, type: GraphQLObjectTyp
  * connection's nodes or edges once per item of the page it asks for (`first`/`last`, with the
  * request's variables). The work is what the database and the resolvers do, so the same shape
  * costs the same whatever the tables hold: counts are one row (row_counts), pages are keyset.
+ * Linear in the document: a fragment is walked once per type and page it is spread under.
  */
 export function queryCost(schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode, variables: Variables): number {
   const root =
@@ -93,5 +109,5 @@ export function queryCost(schema: GraphQLSchema, document: DocumentNode, operati
   for (const definition of document.definitions) {
     if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition.selectionSet);
   }
-  return cost({ schema, fragments, variables }, operation.selectionSet, root, 1, QUERY_COST.defaultPage);
+  return cost({ schema, fragments, variables, fragmentCosts: new Map() }, operation.selectionSet, root, QUERY_COST.defaultPage);
 }

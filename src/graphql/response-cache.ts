@@ -7,6 +7,7 @@ import { readVersions } from '../services/versions/index.ts';
 import type { MaybePromise } from '../services/maybe-promise.ts';
 import type { Metrics } from '../telemetry/metrics-types.ts';
 import { cacheableReads } from './cacheable-query.ts';
+import type { DocumentParser } from './parse-document.ts';
 import { regularMediaType } from './regular-media-type.ts';
 import { documentText } from './plugins/use-trusted-documents.ts';
 import type { TrustedDocumentsOptions } from './plugins/use-trusted-documents.ts';
@@ -31,6 +32,8 @@ export interface ResponseCacheOptions {
   store: ResponseStore;
   /** The trusted-documents policy Yoga applies: a request it would refuse gets no slot. */
   trusted: TrustedDocumentsOptions;
+  /** Yoga's own parser (within the limits, remembered): a document over a limit gets no slot, and Yoga refuses it. */
+  documents: DocumentParser;
   /** The release: an answer kept by another release is never served (its shape may differ). */
   salt: string;
   metrics: Metrics;
@@ -56,7 +59,15 @@ interface Params {
  * acknowledged on any instance, through either face, makes every answer read before it
  * unreachable at once; old answers just age out. A revoked key gets no slot, so never an answer.
  */
-export function graphqlResponseCache({ db, store, trusted, salt, metrics, maxEntryBytes }: ResponseCacheOptions): GraphQLResponseCache {
+export function graphqlResponseCache({
+  db,
+  store,
+  trusted,
+  documents,
+  salt,
+  metrics,
+  maxEntryBytes,
+}: ResponseCacheOptions): GraphQLResponseCache {
   return {
     async slot(req) {
       // A client asking for a fresh run (RFC 9111 §5.2.1.4) gets one, and its answer is not kept.
@@ -68,7 +79,13 @@ export function graphqlResponseCache({ db, store, trusted, salt, metrics, maxEnt
       const mediaType = regularMediaType(req.headers.accept);
       if (typeof document !== 'string' || mediaType === null) return null;
       const operationName = typeof params.operationName === 'string' ? params.operationName : undefined;
-      const reads = cacheableReads(document, operationName);
+      let parsed;
+      try {
+        parsed = documents.parse(document);
+      } catch {
+        return null;
+      }
+      const reads = cacheableReads(parsed, operationName);
       if (reads === null) return null;
       const versions = await readVersions(db, req.principal.keyId);
       if (versions === null) return null;

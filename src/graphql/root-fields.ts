@@ -1,5 +1,5 @@
 import { getDirectiveValues, getOperationAST, GraphQLIncludeDirective, GraphQLSkipDirective, Kind } from 'graphql';
-import type { DocumentNode, FieldNode, FragmentSpreadNode, InlineFragmentNode, SelectionSetNode } from 'graphql';
+import type { DocumentNode, FieldNode, FragmentDefinitionNode, FragmentSpreadNode, InlineFragmentNode, SelectionSetNode } from 'graphql';
 import { perOperation } from './per-operation.ts';
 
 type Variables = Record<string, unknown> | undefined;
@@ -10,27 +10,43 @@ function included(node: FieldNode | FragmentSpreadNode | InlineFragmentNode, var
   return getDirectiveValues(GraphQLIncludeDirective, node, variables)?.if !== false;
 }
 
-function collect(selectionSet: SelectionSetNode, document: DocumentNode, variables: Variables, names: string[]): string[] {
+interface Collect {
+  fragments: Map<string, FragmentDefinitionNode>;
+  variables: Variables;
+  /** Fragments already collected: as in graphql-js's own field collection, a fragment's fields are taken once. */
+  visited: Set<string>;
+  names: string[];
+}
+
+function collect(selectionSet: SelectionSetNode, walk: Collect): void {
   for (const selection of selectionSet.selections) {
-    if (variables !== undefined && !included(selection, variables)) continue;
-    if (selection.kind === Kind.FIELD) names.push(selection.name.value);
-    else if (selection.kind === Kind.INLINE_FRAGMENT) collect(selection.selectionSet, document, variables, names);
-    else {
-      const fragment = document.definitions.find((d) => d.kind === Kind.FRAGMENT_DEFINITION && d.name.value === selection.name.value);
-      if (fragment?.kind === Kind.FRAGMENT_DEFINITION) collect(fragment.selectionSet, document, variables, names);
+    if (walk.variables !== undefined && !included(selection, walk.variables)) continue;
+    if (selection.kind === Kind.FIELD) walk.names.push(selection.name.value);
+    else if (selection.kind === Kind.INLINE_FRAGMENT) collect(selection.selectionSet, walk);
+    else if (!walk.visited.has(selection.name.value)) {
+      walk.visited.add(selection.name.value);
+      const fragment = walk.fragments.get(selection.name.value);
+      if (fragment) collect(fragment.selectionSet, walk);
     }
   }
-  return names;
 }
 
 /**
  * The top-level fields the chosen operation selects, through fragments, one entry per
- * selection (aliases included). With `variables`, only those that will run: @skip and
- * @include are applied. Without, every field written (the stricter count, for key checks).
+ * selection (aliases included); each fragment is taken once, as execution does, so the walk is
+ * linear in the document. With `variables`, only those that will run: @skip and @include are
+ * applied. Without, every field written (the stricter count, for key checks).
  */
 export function rootFields(document: DocumentNode, operationName: string | null | undefined, variables?: Variables): string[] {
   const operation = getOperationAST(document, operationName);
-  return operation ? collect(operation.selectionSet, document, variables, []) : [];
+  if (!operation) return [];
+  const fragments = new Map<string, FragmentDefinitionNode>();
+  for (const definition of document.definitions) {
+    if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
+  }
+  const walk: Collect = { fragments, variables, visited: new Set(), names: [] };
+  collect(operation.selectionSet, walk);
+  return walk.names;
 }
 
 /**

@@ -1,3 +1,4 @@
+import { boundedLru } from './bounded-lru.ts';
 import type { MaybePromise } from '../services/maybe-promise.ts';
 
 /** An answer as it was sent: its media type and its text. */
@@ -15,13 +16,9 @@ export interface ResponseStore {
 
 interface Held extends StoredAnswer {
   expires: number;
-  bytes: number;
 }
 
-/**
- * Answers kept in this process for `ttlMs`, at most `maxBytes` of text in all: the least
- * recently used go first (a Map keeps insertion order; a hit moves its entry to the end).
- */
+/** Answers kept in this process for `ttlMs`, at most `maxBytes` of text in all, the least recently used out first. */
 export function memoryResponseStore({
   ttlMs,
   maxBytes,
@@ -32,35 +29,17 @@ export function memoryResponseStore({
   /** The clock (a test's own). */
   now?: () => number;
 }): ResponseStore {
-  const held = new Map<string, Held>();
-  let bytes = 0;
-  const drop = (key: string, entry: Held) => {
-    held.delete(key);
-    bytes -= entry.bytes;
-  };
+  const held = boundedLru<Held>(maxBytes);
   return {
     get(key) {
       const entry = held.get(key);
-      if (entry === undefined) return undefined;
+      if (entry === undefined || entry.expires > now()) return entry;
       held.delete(key);
-      if (entry.expires <= now()) {
-        bytes -= entry.bytes;
-        return undefined;
-      }
-      held.set(key, entry);
-      return entry;
+      return undefined;
     },
     set(key, { type, body }) {
-      const previous = held.get(key);
-      if (previous) drop(key, previous);
       // Two bytes a character: what a JavaScript string of this length may hold.
-      const entry: Held = { type, body, expires: now() + ttlMs, bytes: 2 * (key.length + type.length + body.length) };
-      held.set(key, entry);
-      bytes += entry.bytes;
-      for (const [oldest, old] of held) {
-        if (bytes <= maxBytes) break;
-        drop(oldest, old);
-      }
+      held.set(key, { type, body, expires: now() + ttlMs }, 2 * (key.length + type.length + body.length));
     },
     close: async () => held.clear(),
   };

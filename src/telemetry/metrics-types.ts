@@ -9,6 +9,8 @@ export interface MetricsSources {
   pool?: () => { used: number; idle: number; waiting: number };
   subscriptions?: () => number;
   outbox?: () => Promise<{ queued: number; oldestAgeSeconds: number }>;
+  /** What the GraphQL documents this instance remembers hold in memory (estimated bytes). */
+  documents?: () => number;
 }
 
 /**

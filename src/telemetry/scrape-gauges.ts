@@ -3,7 +3,7 @@ import type { Registry } from 'prom-client';
 import type { MetricsSources } from './metrics-types.ts';
 
 /** Gauges read when Prometheus scrapes: nothing is kept up to date between scrapes. */
-export function observeSources(registry: Registry, dbSystem: string, { pool, subscriptions, outbox }: MetricsSources): void {
+export function observeSources(registry: Registry, dbSystem: string, { pool, subscriptions, outbox, documents }: MetricsSources): void {
   const registers = [registry];
   if (pool) {
     new Gauge({
@@ -34,6 +34,16 @@ export function observeSources(registry: Registry, dbSystem: string, { pool, sub
       registers,
       collect() {
         this.set(subscriptions());
+      },
+    });
+  }
+  if (documents) {
+    new Gauge({
+      name: 'petstore_graphql_documents_cached_bytes',
+      help: 'Memory held by the parsed GraphQL documents this instance remembers (estimated; bounded at 32 MiB).',
+      registers,
+      collect() {
+        this.set(documents());
       },
     });
   }

@@ -1,0 +1,148 @@
+import { GRAPHQL_LIMITS } from '../../src/graphql/graphql-limits.ts';
+import { describe, expect, it } from '../helpers/fixtures.ts';
+import { graphql } from '../helpers/graphql.ts';
+import type { GraphQLResponse } from '../helpers/graphql.ts';
+
+/** `query { ...F0 }` where each fragment spreads the next one twice: a walk that follows every spread makes 2^levels visits. */
+function doublingChain(levels: number): string {
+  let document = 'query Chain { ...F0 }\n';
+  for (let i = 0; i < levels; i++) document += `fragment F${i} on Query { ...F${i + 1} ...F${i + 1} }\n`;
+  return `${document}fragment F${levels} on Query { __typename }\n`;
+}
+
+/** `levels` of fragments, each spreading the next `spreads` times: spreads^(levels+1) visits for a walk without memory, in under 1,000 tokens. */
+function wideSpreads(levels: number, spreads: number, comment = ''): string {
+  const spread = (name: string) => Array.from({ length: spreads }, () => `...${name}`).join(' ');
+  let document = `query Wide { ${spread('L0')} } # ${comment}\n`;
+  for (let i = 0; i < levels; i++) document += `fragment L${i} on Query { ${spread(`L${i + 1}`)} }\n`;
+  return `${document}fragment L${levels} on Query { __typename }\n`;
+}
+
+let origin: string;
+it.beforeAll(async ({ t }) => {
+  origin = await t.listen();
+});
+
+/** POSTs over the socket, as a client would. */
+async function post(query: string, key?: string): Promise<{ status: number; body: GraphQLResponse }> {
+  const res = await fetch(`${origin}/graphql`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/graphql-response+json',
+      ...(key ? { authorization: `Bearer ${key}` } : {}),
+    },
+    body: JSON.stringify({ query }),
+  });
+  return { status: res.status, body: (await res.json()) as GraphQLResponse };
+}
+
+/**
+ * Sends the documents and, beside them, asks /healthz: both must be answered before the test's
+ * timeout. A walk that is not linear in the document held the event loop for 40 s and more with
+ * these documents (and /healthz with it); a linear one answers in milliseconds, so the timeout
+ * is a thousand times what a busy machine needs. No time is asserted.
+ */
+async function answeredBesideHealth(documents: string[], key?: string): Promise<{ status: number; body: GraphQLResponse }[]> {
+  const answers = Promise.all(documents.map((document) => post(document, key)));
+  const health = await fetch(`${origin}/healthz`);
+  expect(health.status).toBe(200);
+  return answers;
+}
+
+describe('every walk over a document is bounded before it runs', () => {
+  it(
+    'refuses a fragment chain that doubles at each level at once, with a key, and stays responsive',
+    { timeout: 20_000 },
+    async ({ t }) => {
+      const [answer] = await answeredBesideHealth([doublingChain(24)], t.key);
+      expect(answer?.status).toBe(400);
+      expect(answer?.body.errors?.[0]?.extensions).toEqual({ code: 'QUERY_TOO_COMPLEX', status: 400 });
+      expect(answer?.body.errors?.[0]?.message).toMatch(/over the limit of 8/);
+    },
+  );
+
+  it(
+    'weighs wide fragment spreads once per fragment: refused on cost, without a key, and stays responsive',
+    { timeout: 20_000 },
+    async () => {
+      // 161^3 = 4.2 million spreads for a walk that follows each one; twenty distinct texts, so no memory helps.
+      const documents = Array.from({ length: 20 }, (_, i) => wideSpreads(2, 161, String(i)));
+      for (const answer of await answeredBesideHealth(documents)) {
+        expect(answer.status).toBe(400);
+        expect(answer.body.errors?.[0]?.extensions).toEqual({ code: 'QUERY_TOO_COMPLEX', status: 400 });
+        expect(answer.body.errors?.[0]?.message).toMatch(/^The operation costs 4173281, over the limit of 5000/);
+      }
+    },
+  );
+
+  it('counts a fragment used twice once per spread, as the work it stands for', async ({ t }) => {
+    // Twelve aliases in a fragment spread twice: 24, over the limit of 15.
+    const aliases = Array.from({ length: 12 }, (_, i) => `a${i}: __typename`).join(' ');
+    const { res, body } = await graphql(t, `query { ...A ...A } fragment A on Query { ${aliases} }`);
+    expect(res.statusCode).toBe(400);
+    expect(body.errors?.[0]?.message).toMatch(/24 aliases, over the limit of 15/);
+  });
+
+  it.for([
+    ['itself', 'query { ...F } fragment F on Query { ...F }', 'F'],
+    ['a fragment that spreads it back', 'query { ...F } fragment F on Query { ...G } fragment G on Query { __typename ...F }', 'F'],
+    ['itself, unused by the operation', 'query { __typename } fragment F on Query { ...F }', 'F'],
+  ] as const)('refuses a fragment that spreads %s with 400, never 500, with a key or without', async ([_label, query, name], { t }) => {
+    for (const headers of [t.auth, {}]) {
+      const { res, body } = await graphql(t, query, undefined, headers);
+      expect(res.statusCode).toBe(400);
+      expect(body.errors).toEqual([
+        expect.objectContaining({
+          message: `Cannot spread fragment "${name}" within itself.`,
+          extensions: { code: 'VALIDATION_FAILED', status: 400 },
+        }),
+      ]);
+    }
+  });
+});
+
+describe('a document is at most 16 KiB, comments included, before anything parses it', () => {
+  it('refuses a small operation padded with a comment, without a key, naming the size', async ({ t }) => {
+    const query = `query Q { __typename } # ${'x'.repeat(1024 * 1024 - 100)}`;
+    const { res, body } = await graphql(t, query, undefined, {});
+    expect(res.statusCode).toBe(400);
+    expect(body.data).toBeUndefined();
+    expect(body.errors?.[0]?.extensions).toEqual({ code: 'QUERY_TOO_COMPLEX', status: 400 });
+    expect(body.errors?.[0]?.message).toBe(
+      `The GraphQL document is ${query.length} bytes, over the limit of ${GRAPHQL_LIMITS.maxBytes} (comments and whitespace included).`,
+    );
+  });
+
+  it('counts bytes, not characters: two-byte characters fill it at half the length', async ({ t }) => {
+    const padding = 'é'.repeat(GRAPHQL_LIMITS.maxBytes / 2);
+    const { res } = await graphql(t, `{ __typename } # ${padding}`, undefined, {});
+    expect(res.statusCode).toBe(400);
+    const within = 'é'.repeat(GRAPHQL_LIMITS.maxBytes / 2 - 20);
+    expect((await graphql(t, `{ __typename } # ${within}`, undefined, {})).res.statusCode).toBe(200);
+  });
+
+  it('refuses the same over GET', async ({ t }) => {
+    const query = `{ __typename } # ${'x'.repeat(GRAPHQL_LIMITS.maxBytes)}`;
+    const res = await t.call({
+      url: `/graphql?query=${encodeURIComponent(query)}`,
+      headers: { accept: 'application/graphql-response+json' },
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().errors[0].extensions.code).toBe('QUERY_TOO_COMPLEX');
+  });
+
+  it('keeps the parsed documents it remembers within their byte bound, however many distinct ones arrive', async ({ makeApp }) => {
+    const t = await makeApp({ METRICS_PORT: '0', RATE_LIMIT_PER_MINUTE: '0' });
+    // Near the size limit, each distinct: the most memory a document can be made to hold.
+    const aliases = Array.from({ length: 15 }, (_, i) => `a${i}: __typename`).join(' ');
+    for (let i = 0; i < 120; i++) {
+      const query = `query Q${i} { ${aliases} } # ${'x'.repeat(GRAPHQL_LIMITS.maxBytes - 400)}`;
+      expect((await graphql(t, query, undefined, {})).res.statusCode).toBe(200);
+    }
+    const exposition = await t.scrape();
+    const bytes = Number(/^petstore_graphql_documents_cached_bytes (\d+)$/m.exec(exposition)?.[1]);
+    expect(bytes).toBeGreaterThan(0);
+    expect(bytes).toBeLessThanOrEqual(32 * 1024 * 1024);
+  });
+});
