@@ -104,11 +104,21 @@ export function migrationStatus(db: Kysely<Database>): Promise<MigrationStatus> 
   return underMigrationLock(db, async (connection) => statusOf(connection, await migratorFor(connection)));
 }
 
+/** How long a starting server waits for another's migration before it gives up. */
+const MIGRATION_WAIT_MS = 10 * 60_000;
+
 /** Runs `work` holding the migration lock on PostgreSQL (one connection, a session advisory lock); as it is on SQLite. */
 export function underMigrationLock<T>(db: Kysely<Database>, work: (db: Kysely<Database>) => Promise<T>): Promise<T> {
   if (engineOf(db) !== 'postgres') return work(db);
   return db.connection().execute(async (connection) => {
-    await sql`select pg_advisory_lock(${MIGRATION_LOCK})`.execute(connection);
+    // Another process may be migrating, for as long as its migration takes (a backfill of a large
+    // table): wait for it longer than a request waits for a lock, then serve with lock_timeout again.
+    await sql`set lock_timeout = ${sql.lit(`${MIGRATION_WAIT_MS}ms`)}`.execute(connection);
+    try {
+      await sql`select pg_advisory_lock(${MIGRATION_LOCK})`.execute(connection);
+    } finally {
+      await sql`reset lock_timeout`.execute(connection);
+    }
     try {
       return await work(connection);
     } finally {

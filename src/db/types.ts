@@ -82,10 +82,15 @@ export interface RowCountsTable {
   value: number;
 }
 
-/** A version per table, moved by triggers with every write to it (migration 0010): what cached answers are keyed by. */
+/**
+ * What cached answers are keyed by (docs/caching.md), set by triggers in the writing transaction:
+ * `pets`, and per account `orders:<account>` and `messages:<account>`, each a random value that
+ * names one state of this database's history (migration 0011). The plain `orders` and `messages`
+ * rows are 0010's counters, kept moving for the release before it.
+ */
 export interface TableVersionsTable {
-  name: 'pets' | 'orders' | 'messages';
-  version: number;
+  name: string;
+  version: number | string;
 }
 
 export interface Database {

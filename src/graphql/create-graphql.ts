@@ -3,7 +3,8 @@ import { GRAPHQL_ROUTE } from '../http/graphql-route.ts';
 import { requestDb } from '../http/idempotency-hooks.ts';
 import type { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
-import { createSchema, createYoga } from 'graphql-yoga';
+import type { GraphQLSchema } from 'graphql';
+import { createYoga } from 'graphql-yoga';
 import type { Plugin, YogaServerInstance } from 'graphql-yoga';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/types.ts';
@@ -25,9 +26,7 @@ import { useSubscriptionRefusals } from './plugins/use-subscription-refusals.ts'
 import { useTracing } from './plugins/use-tracing.ts';
 import { trustedDocumentsPolicy, useTrustedDocuments } from './plugins/use-trusted-documents.ts';
 import { useValidationErrorShape } from './plugins/use-validation-error-shape.ts';
-import { resolvers } from './resolvers/index.ts';
 import { yogaLogger } from './yoga-logger.ts';
-import { loadTypeDefs } from './type-defs.ts';
 import type { MaybePromise } from '../services/maybe-promise.ts';
 import { NO_METRICS } from '../telemetry/metrics-types.ts';
 import type { Metrics } from '../telemetry/metrics-types.ts';
@@ -57,6 +56,8 @@ export interface GraphQLOptions {
   log: FastifyBaseLogger;
   /** Parses every document within the limits, once (parse-document.ts). */
   documents: DocumentParser;
+  /** The executable schema (petstore-schema.ts), built once by whoever also reads it. */
+  schema: GraphQLSchema;
   /** Charges `count` messages to the caller's quota; throws RATE_LIMITED when fewer are left. */
   messageQuota?: (context: ServerContext, count: number) => MaybePromise<void>;
   graphiql?: boolean;
@@ -78,6 +79,7 @@ export async function createGraphQL({
   live,
   log,
   documents,
+  schema,
   messageQuota,
   graphiql = true,
   introspection = true,
@@ -106,7 +108,7 @@ export async function createGraphQL({
   if (tracing) plugins.push(useTracing<Context>());
 
   return createYoga<ServerContext, GraphQLContext>({
-    schema: createSchema<Context>({ typeDefs: loadTypeDefs(), resolvers: resolvers as never }),
+    schema,
     graphqlEndpoint: GRAPHQL_ROUTE,
     // The key was checked by the route's onRequest hooks, with REST's code. A mutation with an
     // Idempotency-Key runs in its request's transaction, reads included (see idempotency-hooks.ts).

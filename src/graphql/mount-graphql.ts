@@ -9,6 +9,7 @@ import { sendGraphQLErrors } from './coded-error.ts';
 import type { GraphQLOptions } from './create-graphql.ts';
 import { createGraphQL } from './create-graphql.ts';
 import { documentParser } from './parse-document.ts';
+import { petstoreSchema } from './petstore-schema.ts';
 import { fastPathRequest, fastPathResponse, PlainAnswer } from './fast-path.ts';
 import { mountGraphQLWs } from './mount-graphql-ws.ts';
 import { trustedDocumentsPolicy } from './plugins/use-trusted-documents.ts';
@@ -29,7 +30,7 @@ import { NO_METRICS } from '../telemetry/metrics-types.ts';
  */
 const DOCUMENT_CACHE_BYTES = 32 * 1024 * 1024;
 
-export interface MountGraphQLOptions extends Omit<GraphQLOptions, 'log' | 'documents'> {
+export interface MountGraphQLOptions extends Omit<GraphQLOptions, 'log' | 'documents' | 'schema'> {
   /** Plain JSON POSTs go from Fastify's parsed body straight to Yoga's operation pipeline (fast-path.ts). */
   fastPath?: boolean;
   /** Checks the keys of WebSocket connections (graphql-ws), which no HTTP hook sees. */
@@ -45,13 +46,15 @@ export async function mountGraphQL(
 ): Promise<void> {
   const documents = documentParser({ maxCacheBytes: DOCUMENT_CACHE_BYTES });
   (options.metrics ?? NO_METRICS).observe({ documents: documents.cachedBytes });
-  const yoga = await createGraphQL({ ...options, documents, log: app.log });
+  const schema = petstoreSchema();
+  const yoga = await createGraphQL({ ...options, documents, schema, log: app.log });
   const trusted = trustedDocumentsPolicy(options.production ?? false, options.trustedDocuments ?? null);
   mountGraphQLWs(app, yoga, { verifier, trusted });
   const responseCache = kept
     ? graphqlResponseCache({
         ...kept,
         db: options.db,
+        schema,
         trusted,
         documents,
         salt: appVersion().version,
@@ -85,7 +88,7 @@ export async function mountGraphQL(
         if (req.method === 'GET' && noneMatchHits(req.headers['if-none-match'], slot.tag, false)) {
           return validatorHeaders(reply, slot.tag, 'Accept').code(304).send();
         }
-        const kept = await responseCache?.lookup(slot);
+        const kept = slot.runFresh ? undefined : await responseCache?.lookup(slot);
         if (kept) return sendAnswer(req, reply, slot, kept);
       }
       const fast = fastPath ? fastPathRequest(req) : null;

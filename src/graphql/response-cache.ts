@@ -1,12 +1,15 @@
 import type { FastifyRequest } from 'fastify';
+import type { GraphQLSchema } from 'graphql';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/types.ts';
+import { unauthorized } from '../http/bearer-token.ts';
 import { entityTag } from '../http/entity-tag.ts';
 import type { ResponseStore, StoredAnswer } from '../http/response-store.ts';
 import { readVersions } from '../services/versions/index.ts';
 import type { MaybePromise } from '../services/maybe-promise.ts';
 import type { Metrics } from '../telemetry/metrics-types.ts';
 import { cacheableReads } from './cacheable-query.ts';
+import { perOperation } from './per-operation.ts';
 import type { DocumentParser } from './parse-document.ts';
 import { regularMediaType } from './regular-media-type.ts';
 import { documentText } from './plugins/use-trusted-documents.ts';
@@ -16,10 +19,23 @@ import type { TrustedDocumentsOptions } from './plugins/use-trusted-documents.ts
 export interface CacheSlot {
   key: string;
   tag: string;
+  /** Whose answer it is: each account's share of the store is bounded. */
+  accountId: number;
+  /**
+   * The request said `Cache-Control: no-cache` (RFC 9111 §5.2.1.4): a stored answer may not be
+   * served without revalidating with the origin. The tag is the origin's own, worked out from
+   * versions read now, so a matching If-None-Match still gets its 304; anything else runs.
+   */
+  runFresh: boolean;
+  /** The request said `no-store`: nothing of its answer is kept. */
+  keepNothing: boolean;
 }
 
 export interface GraphQLResponseCache {
-  /** The slot of a query whose answer may be kept; null for anything else (then nothing is looked up). */
+  /**
+   * The slot of a query whose answer may be kept; null for anything else (then nothing is looked
+   * up). Throws UNAUTHORIZED when the versions read finds the caller's key no longer works.
+   */
   slot(req: FastifyRequest): Promise<CacheSlot | null>;
   /** The kept answer, counted as a hit or a miss. */
   lookup(slot: CacheSlot): MaybePromise<StoredAnswer | undefined>;
@@ -34,6 +50,8 @@ export interface ResponseCacheOptions {
   trusted: TrustedDocumentsOptions;
   /** Yoga's own parser (within the limits, remembered): a document over a limit gets no slot, and Yoga refuses it. */
   documents: DocumentParser;
+  /** What the documents run against: where each field's reads are found. */
+  schema: GraphQLSchema;
   /** The release: an answer kept by another release is never served (its shape may differ). */
   salt: string;
   metrics: Metrics;
@@ -64,14 +82,16 @@ export function graphqlResponseCache({
   store,
   trusted,
   documents,
+  schema,
   salt,
   metrics,
   maxEntryBytes,
 }: ResponseCacheOptions): GraphQLResponseCache {
+  const readsOf = perOperation((document, operationName) => cacheableReads(schema, document, operationName ?? undefined));
   return {
     async slot(req) {
-      // A client asking for a fresh run (RFC 9111 §5.2.1.4) gets one, and its answer is not kept.
-      if (req.principal === null || /no-cache|no-store/.test(req.headers['cache-control'] ?? '')) return null;
+      const { principal } = req;
+      if (principal === null) return null;
       const params = (req.method === 'GET' ? req.query : req.body) as Params | undefined;
       if (typeof params !== 'object' || params === null) return null;
       const sent = withExtensions(params);
@@ -85,15 +105,23 @@ export function graphqlResponseCache({
       } catch {
         return null;
       }
-      const reads = cacheableReads(parsed, operationName);
+      const reads = readsOf(parsed, operationName);
       if (reads === null) return null;
-      const versions = await readVersions(db, req.principal.keyId);
-      if (versions === null) return null;
+      const versions = await readVersions(db, principal);
+      // The key stopped working since the key cache last looked: this read says so, and counts.
+      if (typeof versions === 'string') throw unauthorized(req.headers.authorization, versions === 'disabled');
       const variables = typeof params.variables === 'string' ? params.variables : JSON.stringify(params.variables ?? null);
-      const parts = [salt, document, operationName ?? '', variables, mediaType, String(req.principal.accountId)];
+      const parts = [salt, document, operationName ?? '', variables, mediaType, String(principal.accountId)];
       for (const table of reads) parts.push(`${table}:${versions[table]}`);
       const tag = entityTag(parts);
-      return { key: tag.slice(3, -1), tag };
+      const cacheControl = req.headers['cache-control'] ?? '';
+      return {
+        key: tag.slice(3, -1),
+        tag,
+        accountId: principal.accountId,
+        runFresh: /no-cache|no-store|max-age=0/.test(cacheControl),
+        keepNothing: cacheControl.includes('no-store'),
+      };
     },
     async lookup(slot) {
       const answer = await store.get(slot.key);
@@ -101,7 +129,7 @@ export function graphqlResponseCache({
       return answer;
     },
     keep(slot, answer) {
-      if (answer.body.length <= maxEntryBytes) void store.set(slot.key, answer);
+      if (!slot.keepNothing && answer.body.length <= maxEntryBytes) void store.set(slot.key, answer, slot.accountId);
     },
   };
 }

@@ -10,7 +10,8 @@ export interface StoredAnswer {
 /** Where answers are kept by key: this process's memory, or Redis shared by every instance. */
 export interface ResponseStore {
   get(key: string): MaybePromise<StoredAnswer | undefined>;
-  set(key: string, answer: StoredAnswer): MaybePromise<void>;
+  /** Keeps `answer` as part of `accountId`'s share (Redis bounds each account's; this process bounds them all). */
+  set(key: string, answer: StoredAnswer, accountId: number): MaybePromise<void>;
   close(): Promise<void>;
 }
 

@@ -1,19 +1,22 @@
-import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/types.ts';
 import { readVersions } from '../services/versions/index.ts';
 import type { VersionedTable } from '../services/versions/index.ts';
-import { noneMatchHits, varyOn } from './entity-tag.ts';
+import { unauthorized } from './bearer-token.ts';
+import { entityTag, noneMatchHits, varyOn } from './entity-tag.ts';
 
 /**
  * How a GET route's answers are tagged. A list's answer is a function of its URL, the caller's
- * account if `perAccount`, and these tables: tagged from their versions before the handler, so
- * a matching revalidation skips the query. One record (`fromBody`) is tagged by a hash of the
- * answer itself, after the handler: its one-row read is cheaper than a versions read, and the
- * tag then changes only when the record does.
+ * account if `perAccount`, and these tables as the caller sees them: tagged from their versions
+ * before the handler, so a matching revalidation skips the query. `refuses` throws what the
+ * route would answer for a request it refuses after its schema has passed it (a bad cursor), so
+ * no tag answers such a request first. One record (`fromBody`) is tagged by a hash of the answer
+ * itself, after the handler: its one-row read is cheaper than a versions read, and the tag then
+ * changes only when the record does.
  */
-export type Validators = { tables: readonly VersionedTable[]; perAccount: boolean } | { fromBody: true };
+export type Validators =
+  { tables: readonly VersionedTable[]; perAccount: boolean; refuses?: (request: FastifyRequest) => void } | { fromBody: true };
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -44,8 +47,6 @@ export interface ConditionalGetOptions {
  * succeeded.
  */
 export function useConditionalGet(app: FastifyInstance, { db, salt }: ConditionalGetOptions): void {
-  // The release and the base URL of links, shortened once: every tag starts with it.
-  const release = createHash('sha1').update(salt).digest('base64url').slice(0, 8);
   app.decorateRequest('entityTag', null);
   // Only the routes that declare validators get the hooks: every other route pays nothing.
   app.addHook('onRoute', (route) => {
@@ -55,15 +56,19 @@ export function useConditionalGet(app: FastifyInstance, { db, salt }: Conditiona
       route.onSend = [...hooksOf(route.onSend), tagBody];
       return;
     }
-    const { tables, perAccount } = validators;
+    const { tables, perAccount, refuses } = validators;
     const preHandler = async (request: FastifyRequest, reply: FastifyReply) => {
-      if (request.principal === null) return;
-      const versions = await readVersions(db, request.principal.keyId);
-      if (versions === null) return;
-      // A validator belongs to one URL (RFC 9110 §8.8.1), so the URL need not be in it.
-      let tag = `W/"${release}.${perAccount ? request.principal.accountId : '*'}`;
-      for (const table of tables) tag += `.${versions[table]}`;
-      tag += '"';
+      const { principal } = request;
+      if (principal === null) return;
+      refuses?.(request);
+      const versions = await readVersions(db, principal);
+      // The key stopped working since the key cache last looked: this read says so, and counts.
+      if (typeof versions === 'string') throw unauthorized(request.headers.authorization, versions === 'disabled');
+      // A validator belongs to one URL (RFC 9110 §8.8.1), so the URL need not be in it; hashed,
+      // so it shows nothing of the versions it names.
+      const parts = [salt, perAccount ? String(principal.accountId) : '*'];
+      for (const table of tables) parts.push(versions[table]);
+      const tag = entityTag(parts);
       request.entityTag = tag;
       validatorHeaders(reply, tag);
       // `*` needs to know the resource exists, which only the handler finds out (onSend below).
@@ -95,7 +100,7 @@ function notModified(reply: FastifyReply, done: (error: null, payload: unknown) 
 /** One record's answer, tagged by its own bytes. */
 function tagBody(request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (error: null, payload: unknown) => void): void {
   if (reply.statusCode !== 200 || typeof payload !== 'string' || request.principal === null) return done(null, payload);
-  const tag = `W/"${createHash('sha1').update(payload).digest('base64url').slice(0, 22)}"`;
+  const tag = entityTag([payload]);
   validatorHeaders(reply, tag);
   if (noneMatchHits(request.headers['if-none-match'], tag, true)) return notModified(reply, done);
   done(null, payload);

@@ -1,7 +1,9 @@
 import { migrations as landed } from '../../src/db/migrations/index.ts';
 import { describe, expect, it } from '../helpers/fixtures.ts';
 import { graphql } from '../helpers/graphql.ts';
-import { expectErrorBody } from '../helpers/test-app.ts';
+import pg from 'pg';
+import { MIGRATION_LOCK_KEY } from '../../src/db/migrate.ts';
+import { expectErrorBody, startInstanceOn } from '../helpers/test-app.ts';
 import { startTcpProxy } from '../helpers/tcp-proxy.ts';
 import { ENGINE, freshDatabase, holdWriteLock, query } from '../helpers/test-database.ts';
 
@@ -54,6 +56,27 @@ describe.runIf(ENGINE === 'postgres')('on PostgreSQL', { timeout: 180_000 }, () 
     expect(servers.filter((s) => /First start: created account "default"/.test(s.output()))).toHaveLength(1);
     expect(await query(databaseUrl, 'select name from accounts')).toEqual([{ name: 'default' }]);
     expect(await query<{ n: string }>(databaseUrl, 'select count(*) as n from api_keys')).toEqual([{ n: '1' }]);
+  });
+
+  it("a server starting while another's migration takes longer than DATABASE_LOCK_TIMEOUT_MS waits for it, then serves", async ({
+    databaseUrl,
+  }) => {
+    // Another process migrating: it holds the migration lock for 2 s, four times the lock timeout.
+    const holder = new pg.Client({ connectionString: databaseUrl });
+    await holder.connect();
+    await holder.query(`select pg_advisory_lock(${MIGRATION_LOCK_KEY})`);
+    const released = setTimeout(() => void holder.query(`select pg_advisory_unlock(${MIGRATION_LOCK_KEY})`), 2_000);
+    try {
+      const app = await startInstanceOn(databaseUrl, { DATABASE_LOCK_TIMEOUT_MS: '500' });
+      try {
+        expect((await app.inject({ url: '/readyz' })).statusCode).toBe(200);
+      } finally {
+        await app.close();
+      }
+    } finally {
+      clearTimeout(released);
+      await holder.end();
+    }
   });
 
   it('answers 503 with Retry-After, never 500, when a statement runs out of time or the pool has no connection', async ({ makeApp }) => {

@@ -93,6 +93,16 @@ export async function startTestApp(
   };
 }
 
+/**
+ * Another instance of the server on the database at `databaseUrl` (a TestApp's, or one a test
+ * restored), as a second process would be: its own pool, key cache and response store. The
+ * caller closes it.
+ */
+export function startInstanceOn(databaseUrl: string, env: Record<string, string> = {}): Promise<FastifyInstance> {
+  const config = loadConfig({ DATABASE_URL: databaseUrl, DATABASE_POOL_SIZE: '2', LOG_LEVEL: 'silent', MESSAGE_DELIVERY: 'false', ...env });
+  return createApp({ config });
+}
+
 /** The Error body contract (§2.4): exactly code, message and status, status equal to the HTTP status. */
 export function expectErrorBody(
   response: { statusCode: number; body: string; headers: Record<string, unknown> },

@@ -7,7 +7,7 @@ describe('the in-process response store', () => {
   it('forgets an answer once its time to live has passed', () => {
     let clock = 0;
     const store = memoryResponseStore({ ttlMs: 60_000, maxBytes: 1_000_000, now: () => clock });
-    store.set('k', answer('{"data":1}'));
+    store.set('k', answer('{"data":1}'), 1);
     clock = 59_999;
     expect(store.get('k')).toEqual(expect.objectContaining(answer('{"data":1}')));
     clock = 60_000;
@@ -18,9 +18,9 @@ describe('the in-process response store', () => {
     const body = 'x'.repeat(100);
     // Each entry: 2 bytes a character of key, type and body, about 240 bytes: three fit in 800.
     const store = memoryResponseStore({ ttlMs: 60_000, maxBytes: 800 });
-    for (const key of ['a', 'b', 'c']) store.set(key, answer(body));
+    for (const key of ['a', 'b', 'c']) store.set(key, answer(body), 1);
     expect(store.get('a')).toBeDefined();
-    store.set('d', answer(body));
+    store.set('d', answer(body), 1);
     expect(store.get('b')).toBeUndefined();
     for (const key of ['a', 'c', 'd']) expect(store.get(key)).toBeDefined();
   });

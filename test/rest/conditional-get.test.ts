@@ -1,7 +1,8 @@
 import { createApiKey } from '../../src/services/api-keys/index.ts';
+import { snapshotDatabase } from '../helpers/database-snapshot.ts';
 import { describe, expect, it } from '../helpers/fixtures.ts';
 import { graphql } from '../helpers/graphql.ts';
-import { expectErrorBody } from '../helpers/test-app.ts';
+import { expectErrorBody, startInstanceOn } from '../helpers/test-app.ts';
 import type { TestApp } from '../helpers/test-app.ts';
 
 const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
@@ -121,5 +122,78 @@ describe('conditional GET on REST (RFC 9110 §13)', () => {
     const message = await get(t, `/messages/${sent.id}`);
     expect(message.statusCode).toBe(200);
     expect((await get(t, `/messages/${sent.id}`, { 'if-none-match': String(message.headers.etag) })).statusCode).toBe(304);
+  });
+
+  it('answers an invalid cursor with its 400, whatever If-None-Match says', async ({ t }) => {
+    await addPet(t, 'Rex');
+    const pets = String((await get(t, '/v1/pets')).headers.etag);
+    expectErrorBody(await get(t, '/v1/pets?cursor=garbage', { 'if-none-match': pets }), 'INVALID_CURSOR');
+    expectErrorBody(await get(t, '/v1/pets?cursor=garbage', { 'if-none-match': '*' }), 'INVALID_CURSOR');
+    const orders = String((await get(t, '/v1/store/orders')).headers.etag);
+    // A cursor of another list is not this list's either.
+    const petsCursor = Buffer.from('pets:1').toString('base64url');
+    expectErrorBody(await get(t, `/v1/store/orders?cursor=${petsCursor}`, { 'if-none-match': orders }), 'INVALID_CURSOR');
+    // A valid cursor still revalidates.
+    expect((await get(t, `/v1/pets?cursor=${petsCursor}`, { 'if-none-match': pets })).statusCode).toBe(304);
+  });
+
+  it("moves the orders list's tag with the caller's own orders only, and shows nothing of them", async ({ t }) => {
+    const [mine, theirs] = [(await addPet(t, 'Rex')).json() as { id: number }, (await addPet(t, 'Tom')).json() as { id: number }];
+    const before = await get(t, '/v1/store/orders?limit=100');
+    const tag = String(before.headers.etag);
+    // An opaque hash: no version, count or account in clear.
+    expect(tag).toMatch(/^W\/"[\w-]{22}"$/);
+    const { key } = await createApiKey(t.db, 'another-tenant');
+    const other = bearer(key);
+    expect(
+      (await t.app.inject({ method: 'POST', url: '/v1/store/orders', headers: other, payload: { petId: theirs.id } })).statusCode,
+    ).toBe(201);
+    expect((await t.app.inject({ method: 'POST', url: '/messages', headers: other, payload: { message: 'hi' } })).statusCode).toBe(201);
+    expect((await get(t, '/v1/store/orders?limit=100', { 'if-none-match': tag })).statusCode).toBe(304);
+    expect((await t.call({ method: 'POST', url: '/v1/store/orders', payload: { petId: mine.id } })).statusCode).toBe(201);
+    const after = await get(t, '/v1/store/orders?limit=100', { 'if-none-match': tag });
+    expect(after.statusCode).toBe(200);
+    expect(after.json()).toEqual([...before.json(), expect.objectContaining({ petId: mine.id })]);
+  });
+
+  it('refuses a key revoked through another instance on the request whose versions read saw it, not 250 ms later', async ({ t }) => {
+    const other = await startInstanceOn(t.databaseUrl);
+    try {
+      const { key, id } = await createApiKey(t.db, 'soon-revoked');
+      // Verified once here: this instance's key cache trusts it until its next look at the database.
+      expect((await t.app.inject({ url: '/v1/pets', headers: bearer(key) })).statusCode).toBe(200);
+      expect((await other.inject({ method: 'DELETE', url: `/v1/keys/${id}`, headers: bearer(key) })).statusCode).toBe(200);
+      const after = await t.app.inject({ url: '/v1/pets', headers: bearer(key) });
+      expectErrorBody(after, 'UNAUTHORIZED');
+      expect(after.json().message).toBe('The API key is invalid or has been revoked.');
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('never revalidates a tag from before a restore against the data written after it', async ({ databaseUrl, tmp }) => {
+    // Counters would be back where they were: the pets written after the restore would take the
+    // versions of the ones the restore removed, and an old tag would match the new list.
+    let app = await startInstanceOn(databaseUrl, { SIGNUP: 'open' });
+    let headers: Record<string, string> = {};
+    const pets = () => app.inject({ url: '/v1/pets', headers });
+    const add = (name: string) => app.inject({ method: 'POST', url: '/v1/pets', headers, payload: { name, categoryId: 1 } });
+    try {
+      const signedUp = await app.inject({ method: 'POST', url: '/signup', payload: { account: 'restorer' } });
+      headers = bearer(signedUp.json().apiKey.key);
+      expect((await add('Rex')).statusCode).toBe(201);
+      const backup = snapshotDatabase(databaseUrl, tmp);
+      expect((await add('Fido')).statusCode).toBe(201);
+      const tag = String((await pets()).headers.etag);
+      await app.close();
+      await backup.restore();
+      app = await startInstanceOn(databaseUrl);
+      expect((await add('Tom')).statusCode).toBe(201);
+      const after = await app.inject({ url: '/v1/pets', headers: { ...headers, 'if-none-match': tag } });
+      expect(after.statusCode).toBe(200);
+      expect(after.json().map((pet: { name: string }) => pet.name)).toEqual(['Rex', 'Tom']);
+    } finally {
+      await app.close();
+    }
   });
 });

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/types.ts';
-import { createPet, getPet, listPets, listPetsQuerySchema, petIdSchema } from '../../services/pets/index.ts';
+import { checkPetCursor, createPet, getPet, listPets, listPetsQuerySchema, petIdSchema } from '../../services/pets/index.ts';
 import type { ListPetsQuery } from '../../services/pets/index.ts';
 import { requestNaming } from '../../http/field-naming.ts';
 import { nextLink } from '../next-link.ts';
@@ -24,7 +24,10 @@ export const petsRoutes: FastifyPluginAsync<PetsRoutesOptions> = async (app, { d
   app.get<{ Querystring: ListPetsQuery }>(
     '/pets',
     {
-      config: { validators: { tables: ['pets'], perAccount: false }, largeAnswers: true },
+      config: {
+        validators: { tables: ['pets'], perAccount: false, refuses: (request) => checkPetCursor((request.query as ListPetsQuery).cursor) },
+        largeAnswers: true,
+      },
       schema: {
         operationId: 'listPets',
         summary: 'List animals',

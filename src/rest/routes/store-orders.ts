@@ -6,6 +6,7 @@ import { requirePrincipal } from '../../services/api-keys/index.ts';
 import {
   advanceOrder,
   cancelOrder,
+  checkOrderCursor,
   getOrder,
   listOrders,
   listOrdersQuerySchema,
@@ -38,7 +39,14 @@ export const storeOrdersRoutes: FastifyPluginAsync<StoreOrdersRoutesOptions> = a
   app.get<{ Querystring: ListOrdersQuery }>(
     '/store/orders',
     {
-      config: { validators: { tables: ['orders'], perAccount: true }, largeAnswers: true },
+      config: {
+        validators: {
+          tables: ['orders'],
+          perAccount: true,
+          refuses: (request) => checkOrderCursor((request.query as ListOrdersQuery).cursor),
+        },
+        largeAnswers: true,
+      },
       schema: {
         ...experimental,
         operationId: 'listStoreOrders',

@@ -15,6 +15,6 @@ export const { placeOrder, getOrder, advanceOrder, cancelOrder, listOrders, coun
   countOrders: count,
   ordersOfPets: ofPets,
 });
-export { orderCursor, anyOrdersBehind } from './list-orders.ts';
+export { orderCursor, anyOrdersBehind, checkOrderCursor } from './list-orders.ts';
 export type { OrderPage, OrderWithPet } from './list-orders.ts';
 export * from './order-schema.ts';

@@ -36,6 +36,11 @@ export function orderCursor(order: Pick<Order, 'id'>): string {
   return encodeCursor('orders', order.id);
 }
 
+/** Refuses (INVALID_CURSOR) a cursor that is not one of this list's, before anything is read. */
+export function checkOrderCursor(cursor: string | undefined): void {
+  if (cursor !== undefined) decodeCursor('orders', cursor);
+}
+
 const COLUMNS = orderColumns.map((column) => `orders.${column}` as const);
 
 function pageRead(db: Kysely<Database>, accountId: number, direction: Direction, cursorId: number | null, status: OrderStatus | undefined) {

@@ -30,6 +30,11 @@ export function petCursor(pet: Pick<Pet, 'id'>): string {
   return encodeCursor('pets', pet.id);
 }
 
+/** Refuses (INVALID_CURSOR) a cursor that is not one of this list's, before anything is read. */
+export function checkPetCursor(cursor: string | undefined): void {
+  if (cursor !== undefined) decodeCursor('pets', cursor);
+}
+
 /** Backward pages (GraphQL last/before) are rarer: built per call. `beforeId` null reads from the end. */
 function readPageBackward(db: Kysely<Database>, beforeId: number | null, rows: number, status: PetStatus | undefined) {
   let select = db.selectFrom('pets').select(petColumns);

@@ -1,36 +1,50 @@
 import type { Kysely } from 'kysely';
 import { preparedQuery } from '../../db/prepared-query.ts';
-import type { Database, TableVersionsTable } from '../../db/types.ts';
+import type { Database } from '../../db/types.ts';
+import type { KeyRefusal } from '../api-keys/key-states.ts';
 
-export type VersionedTable = TableVersionsTable['name'];
+/** What an answer can be read from: the pets everyone sees, and the caller's own orders and messages. */
+export type VersionedTable = 'pets' | 'orders' | 'messages';
 
-/** Each versioned table's version as of one read. */
+/** Each versioned table's version, as the caller sees it, as of one read. */
 export type Versions = Readonly<Record<VersionedTable, string>>;
 
-const readRow = preparedQuery((db: Kysely<Database>, keyId: number) =>
+// One statement, no table of its own: the versions and the key's standing as subqueries.
+const readRow = preparedQuery((db: Kysely<Database>, orders: string, messages: string, keyId: number) =>
   db.selectNoFrom((eb) => [
     eb.selectFrom('table_versions').select('version').where('name', '=', 'pets').as('pets'),
-    eb.selectFrom('table_versions').select('version').where('name', '=', 'orders').as('orders'),
-    eb.selectFrom('table_versions').select('version').where('name', '=', 'messages').as('messages'),
+    eb.selectFrom('table_versions').select('version').where('name', '=', orders).as('orders'),
+    eb.selectFrom('table_versions').select('version').where('name', '=', messages).as('messages'),
     eb
       .selectFrom('api_keys')
       .innerJoin('accounts', 'accounts.id', 'api_keys.account_id')
-      .select('api_keys.id')
+      .select((key) =>
+        key
+          .case()
+          .when('api_keys.revoked_at', 'is not', null)
+          .then('revoked')
+          .when('accounts.disabled_at', 'is not', null)
+          .then('disabled')
+          .else('usable')
+          .end()
+          .as('standing'),
+      )
       .where('api_keys.id', '=', keyId)
-      .where('api_keys.revoked_at', 'is', null)
-      .where('accounts.disabled_at', 'is', null)
-      .as('active_key'),
+      .as('standing'),
   ]),
 );
 
 /**
- * The tables' versions, read in one statement with whether the calling key still works: null
- * once it was revoked or its account disabled, by this instance or any other. A cached answer
- * is served only under versions read after every write acknowledged before the request came,
- * and never to a key that no longer works, whatever the key cache still believes.
+ * The versions the caller's answers are read under, in one statement with whether the calling
+ * key still works: why not, once it was revoked (or deleted) or its account disabled, by this
+ * instance or any other. A cached answer is served only under versions read after every write
+ * acknowledged before the request came, and never to a key that no longer works, whatever the
+ * key cache still believes: the request itself is refused.
  */
-export async function readVersions(db: Kysely<Database>, keyId: number): Promise<Versions | null> {
-  const [row] = await readRow(db, keyId);
-  if (!row || row.active_key == null) return null;
-  return { pets: String(row.pets), orders: String(row.orders), messages: String(row.messages) };
+export async function readVersions(db: Kysely<Database>, principal: { keyId: number; accountId: number }): Promise<Versions | KeyRefusal> {
+  const [row] = await readRow(db, `orders:${principal.accountId}`, `messages:${principal.accountId}`, principal.keyId);
+  const standing = row?.standing ?? 'revoked';
+  if (standing === 'revoked' || standing === 'disabled') return standing;
+  // No row: the account never wrote one, itself a state (nothing), distinct from every random value.
+  return { pets: String(row?.pets ?? 'none'), orders: String(row?.orders ?? 'none'), messages: String(row?.messages ?? 'none') };
 }
