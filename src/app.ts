@@ -84,6 +84,7 @@ export async function createApp({ config, database = openDatabase(config.databas
   app.onListenerClosed(() => live.close());
   app.addHook('preClose', () => live.close());
   const store = openResponseStore(config, app.log);
+  if (store) metrics.observe({ responseCache: store.bytes });
   await mountGraphQL(app, {
     responseCache: store ? { store, maxEntryBytes: config.responseCache.maxEntryBytes } : null,
     db,

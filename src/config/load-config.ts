@@ -12,8 +12,10 @@ export interface ResponseCacheConfig {
   enabled: boolean;
   /** How long an answer is kept: it is never served after a write, so this only bounds what old answers hold. */
   ttlMs: number;
-  /** In-process store: the most it holds (least recently used answers go first). Redis is bounded by its own maxmemory. */
+  /** The most the store holds, in this process or in Redis for every instance together (least recently kept out first). */
   maxBytes: number;
+  /** The most one account's answers may hold of it: one caller cannot push out everyone else's. */
+  maxAccountBytes: number;
   /** Larger answers are not kept. */
   maxEntryBytes: number;
 }
@@ -246,6 +248,7 @@ export function loadConfig(env: Env = process.env): Config {
   if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got '${logLevel}').`);
 
   const nodeEnv = env.NODE_ENV || 'development';
+  const cacheBytes = integer(problems, env, 'RESPONSE_CACHE_MAX_BYTES', 64 * 1024 * 1024, 65_536, 4 * 1024 ** 3);
   const config: Config = {
     port,
     host,
@@ -265,7 +268,8 @@ export function loadConfig(env: Env = process.env): Config {
     responseCache: {
       enabled: flag(problems, env, 'RESPONSE_CACHE', true),
       ttlMs: integer(problems, env, 'RESPONSE_CACHE_TTL_MS', 60_000, 1_000, 86_400_000),
-      maxBytes: integer(problems, env, 'RESPONSE_CACHE_MAX_BYTES', 64 * 1024 * 1024, 65_536, 4 * 1024 ** 3),
+      maxBytes: cacheBytes,
+      maxAccountBytes: integer(problems, env, 'RESPONSE_CACHE_MAX_ACCOUNT_BYTES', Math.floor(cacheBytes / 8), 4_096, cacheBytes),
       maxEntryBytes: integer(problems, env, 'RESPONSE_CACHE_MAX_ENTRY_BYTES', 1024 * 1024, 1_024, 64 * 1024 * 1024),
     },
     compressMinBytes: integer(problems, env, 'COMPRESS_MIN_BYTES', 4_096, 0, 1024 * 1024),

@@ -15,15 +15,17 @@ interface Held<V> {
 }
 
 /**
+ * `onDrop` hears of every value that leaves, whether pushed out, replaced or deleted.
  * A Map keeps insertion order, so its first entry is the least recently used when every hit
  * moves its entry to the end: eviction takes from the front until the total fits.
  */
-export function boundedLru<V>(maxBytes: number): BoundedLru<V> {
+export function boundedLru<V>(maxBytes: number, onDrop?: (key: string, value: V) => void): BoundedLru<V> {
   const held = new Map<string, Held<V>>();
   let bytes = 0;
   const drop = (key: string, entry: Held<V>) => {
     held.delete(key);
     bytes -= entry.bytes;
+    onDrop?.(key, entry.value);
   };
   return {
     get(key) {
@@ -52,8 +54,7 @@ export function boundedLru<V>(maxBytes: number): BoundedLru<V> {
       return bytes;
     },
     clear() {
-      held.clear();
-      bytes = 0;
+      for (const [key, entry] of held) drop(key, entry);
     },
   };
 }

@@ -7,6 +7,6 @@ import type { ResponseStore } from './response-store.ts';
 /** Redis, shared by every instance, when REDIS_URL is set; this process's memory otherwise; null when RESPONSE_CACHE=false. */
 export function openResponseStore({ responseCache, redis }: Config, log: FastifyBaseLogger): ResponseStore | null {
   if (!responseCache.enabled) return null;
-  if (redis) return redisResponseStore({ ...redis, ttlMs: responseCache.ttlMs, log });
+  if (redis) return redisResponseStore({ ...redis, ...responseCache, log });
   return memoryResponseStore(responseCache);
 }

@@ -10,27 +10,48 @@ export interface StoredAnswer {
 /** Where answers are kept by key: this process's memory, or Redis shared by every instance. */
 export interface ResponseStore {
   get(key: string): MaybePromise<StoredAnswer | undefined>;
-  /** Keeps `answer` as part of `accountId`'s share (Redis bounds each account's; this process bounds them all). */
+  /** Keeps `answer` as part of `accountId`'s share. */
   set(key: string, answer: StoredAnswer, accountId: number): MaybePromise<void>;
+  /** What the kept answers hold now (in Redis: every instance's together), as the store counts them against its bound. */
+  bytes(): MaybePromise<number>;
   close(): Promise<void>;
+}
+
+export interface StoreBounds {
+  ttlMs: number;
+  /** The most the store holds in all. */
+  maxBytes: number;
+  /** The most one account's answers hold: the oldest it kept go first. */
+  maxAccountBytes: number;
 }
 
 interface Held extends StoredAnswer {
   expires: number;
+  accountId: number;
+  bytes: number;
 }
 
-/** Answers kept in this process for `ttlMs`, at most `maxBytes` of text in all, the least recently used out first. */
+/**
+ * Answers kept in this process for `ttlMs`, at most `maxBytes` of text in all (the least recently
+ * used out first) and `maxAccountBytes` per account (its oldest out first).
+ */
 export function memoryResponseStore({
   ttlMs,
   maxBytes,
+  maxAccountBytes,
   now = Date.now,
-}: {
-  ttlMs: number;
-  maxBytes: number;
+}: StoreBounds & {
   /** The clock (a test's own). */
   now?: () => number;
 }): ResponseStore {
-  const held = boundedLru<Held>(maxBytes);
+  // Each account's keys in the order they were kept, and what they hold.
+  const accounts = new Map<number, { keys: Set<string>; bytes: number }>();
+  const held = boundedLru<Held>(maxBytes, (key, entry) => {
+    const account = accounts.get(entry.accountId);
+    if (!account?.keys.delete(key)) return;
+    account.bytes -= entry.bytes;
+    if (account.keys.size === 0) accounts.delete(entry.accountId);
+  });
   return {
     get(key) {
       const entry = held.get(key);
@@ -38,10 +59,22 @@ export function memoryResponseStore({
       held.delete(key);
       return undefined;
     },
-    set(key, { type, body }) {
+    set(key, { type, body }, accountId) {
       // Two bytes a character: what a JavaScript string of this length may hold.
-      held.set(key, { type, body, expires: now() + ttlMs }, 2 * (key.length + type.length + body.length));
+      const bytes = 2 * (key.length + type.length + body.length);
+      if (bytes > maxAccountBytes) return;
+      held.set(key, { type, body, expires: now() + ttlMs, accountId, bytes }, bytes);
+      if (held.get(key) === undefined) return;
+      let account = accounts.get(accountId);
+      if (!account) accounts.set(accountId, (account = { keys: new Set(), bytes: 0 }));
+      account.keys.add(key);
+      account.bytes += bytes;
+      for (const oldest of account.keys) {
+        if (account.bytes <= maxAccountBytes) break;
+        held.delete(oldest);
+      }
     },
+    bytes: () => held.bytes,
     close: async () => held.clear(),
   };
 }

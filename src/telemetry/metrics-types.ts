@@ -11,6 +11,8 @@ export interface MetricsSources {
   outbox?: () => Promise<{ queued: number; oldestAgeSeconds: number }>;
   /** What the GraphQL documents this instance remembers hold in memory (estimated bytes). */
   documents?: () => number;
+  /** What the response store holds, as it counts against its bound (in Redis: every instance's answers). */
+  responseCache?: () => number | Promise<number>;
 }
 
 /**

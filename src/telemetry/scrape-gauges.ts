@@ -3,7 +3,11 @@ import type { Registry } from 'prom-client';
 import type { MetricsSources } from './metrics-types.ts';
 
 /** Gauges read when Prometheus scrapes: nothing is kept up to date between scrapes. */
-export function observeSources(registry: Registry, dbSystem: string, { pool, subscriptions, outbox, documents }: MetricsSources): void {
+export function observeSources(
+  registry: Registry,
+  dbSystem: string,
+  { pool, subscriptions, outbox, documents, responseCache }: MetricsSources,
+): void {
   const registers = [registry];
   if (pool) {
     new Gauge({
@@ -44,6 +48,16 @@ export function observeSources(registry: Registry, dbSystem: string, { pool, sub
       registers,
       collect() {
         this.set(documents());
+      },
+    });
+  }
+  if (responseCache) {
+    new Gauge({
+      name: 'petstore_response_cache_bytes',
+      help: 'What the GraphQL response store holds against RESPONSE_CACHE_MAX_BYTES (in Redis, every instance together).',
+      registers,
+      async collect() {
+        this.set(await responseCache());
       },
     });
   }
