@@ -90,6 +90,7 @@ export async function createApp({ config, database = openDatabase(config.databas
     db,
     live,
     verifier,
+    rateLimit: limits.keyed,
     graphiql: config.graphiql,
     introspection: config.graphqlIntrospection,
     production: config.nodeEnv === 'production',

@@ -17,6 +17,8 @@ import type { GraphQLContext } from './context.ts';
 import type { ServerContext } from './create-graphql.ts';
 import { GRAPHQL_ROUTE } from '../http/graphql-route.ts';
 import { documentText } from './plugins/use-trusted-documents.ts';
+import { documentIdOf } from './trusted-document-id.ts';
+import type { MaybePromise } from '../services/maybe-promise.ts';
 import type { TrustedDocumentsOptions } from './plugins/use-trusted-documents.ts';
 
 type Yoga = YogaServerInstance<ServerContext, GraphQLContext>;
@@ -30,6 +32,8 @@ export interface GraphQLWsOptions {
   verifier: KeyVerifier;
   /** Trusted documents, as over HTTP. */
   trusted: TrustedDocumentsOptions;
+  /** Charges a subscribe to its key's request budget; throws RATE_LIMITED when it is spent. */
+  rateLimit: (keyId: number) => MaybePromise<void>;
 }
 
 interface Connection extends Record<PropertyKey, unknown> {
@@ -37,7 +41,29 @@ interface Connection extends Record<PropertyKey, unknown> {
   token?: string;
 }
 
-const refused = (code: ErrorCode, message?: string) => [fromAppError(new AppError(code, message))];
+/** A subscribe message that names a trusted document and no query, given an empty one. */
+function withQueryForTrustedId(message: unknown): unknown {
+  if (!isRecord(message) || message.type !== 'subscribe' || !isRecord(message.payload)) return message;
+  const { payload } = message;
+  if (typeof payload.query === 'string' || documentIdOf(payload) === null) return message;
+  return { ...message, payload: { ...payload, query: '' } };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * An error as a socket's client sees it: its message and `extensions` { code, status }. What
+ * the HTTP answer would take from it (`extensions.http`) has no place on a socket.
+ */
+function forSocket(error: GraphQLError | AppError): GraphQLError {
+  const coded = error instanceof AppError ? fromAppError(error) : error;
+  const { http: _http, ...extensions } = coded.extensions;
+  return new GraphQLError(coded.message, { nodes: coded.nodes, source: coded.source, positions: coded.positions, extensions });
+}
+
+const refused = (code: ErrorCode, message?: string) => [forSocket(new AppError(code, message))];
 
 /** The key a connection sends: `connectionParams.Authorization` (browsers cannot set headers on a WebSocket), or the upgrade's header. */
 function authorizationOf(params: Readonly<Record<string, unknown>> | undefined, request: IncomingMessage): string | undefined {
@@ -70,7 +96,7 @@ function socketRequest(app: FastifyInstance, principal: Principal, authorization
  * and idempotency live. When the listener closes (shutdown), sockets close with 1001 and clients
  * reconnect elsewhere.
  */
-export function mountGraphQLWs(app: FastifyInstance, yoga: Yoga, { verifier, trusted }: GraphQLWsOptions): void {
+export function mountGraphQLWs(app: FastifyInstance, yoga: Yoga, { verifier, trusted, rateLimit }: GraphQLWsOptions): void {
   const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
 
   async function principalOf(authorization: string | undefined): Promise<Principal | AppError> {
@@ -86,6 +112,10 @@ export function mountGraphQLWs(app: FastifyInstance, yoga: Yoga, { verifier, tru
 
   useServer<Record<string, unknown>, Connection>(
     {
+      // graphql-ws refuses (4400) a subscribe without a query string, but a trusted document is
+      // sent by its id alone, as over HTTP: such a subscribe gets an empty query, which the id
+      // replaces (documentText).
+      jsonMessageReviver: (key, value: unknown) => (key === '' ? withQueryForTrustedId(value) : value),
       async onConnect(ctx) {
         const authorization = authorizationOf(ctx.connectionParams, ctx.extra.request);
         const found = await principalOf(authorization);
@@ -104,18 +134,25 @@ export function mountGraphQLWs(app: FastifyInstance, yoga: Yoga, { verifier, tru
           closeWith(ctx.extra.socket, found);
           return refused('UNAUTHORIZED', found.message);
         }
+        // Each subscribe is an operation (its first read included), charged as an HTTP request is.
+        try {
+          await rateLimit(found.keyId);
+        } catch (error) {
+          if (error instanceof AppError) return [forSocket(error)];
+          throw error;
+        }
         const query = documentText(trusted, payload);
-        if (query instanceof AppError) return [fromAppError(query)];
+        if (query instanceof AppError) return [forSocket(query)];
         const request = socketRequest(app, found, ctx.extra.token ?? '');
         const enveloped = yoga.getEnveloped({ req: request, reply: null as unknown as FastifyReply });
         let document;
         try {
           document = enveloped.parse(query);
         } catch (error) {
-          return [error instanceof GraphQLError ? error : new GraphQLError(String(error))];
+          return [forSocket(error instanceof GraphQLError ? error : new GraphQLError(String(error)))];
         }
         const errors = enveloped.validate(enveloped.schema, document);
-        if (errors.length > 0) return [...errors];
+        if (errors.length > 0) return errors.map(forSocket);
         if (getOperationAST(document, payload.operationName)?.operation !== 'subscription') {
           return refused(
             'VALIDATION_FAILED',

@@ -15,6 +15,7 @@ import { mountGraphQLWs } from './mount-graphql-ws.ts';
 import { trustedDocumentsPolicy } from './plugins/use-trusted-documents.ts';
 import { yogaWholePath } from './yoga-whole-path.ts';
 import type { KeyVerifier } from '../services/api-keys/index.ts';
+import type { MaybePromise } from '../services/maybe-promise.ts';
 import { noneMatchHits } from '../http/entity-tag.ts';
 import { precompressedPage } from '../http/precompressed-page.ts';
 import { validatorHeaders } from '../http/use-conditional-get.ts';
@@ -35,6 +36,8 @@ export interface MountGraphQLOptions extends Omit<GraphQLOptions, 'log' | 'docum
   fastPath?: boolean;
   /** Checks the keys of WebSocket connections (graphql-ws), which no HTTP hook sees. */
   verifier: KeyVerifier;
+  /** Charges a WebSocket subscribe to its key's request budget (throws RATE_LIMITED), as the HTTP edge does a request. */
+  rateLimit: (keyId: number) => MaybePromise<void>;
   /** Where query answers are kept per account, served while the data they were read from is unchanged (response-cache.ts); null: nowhere. */
   responseCache?: { store: ResponseStore; maxEntryBytes: number } | null;
 }
@@ -42,14 +45,14 @@ export interface MountGraphQLOptions extends Omit<GraphQLOptions, 'log' | 'docum
 /** Serves Yoga at /graphql (GET and POST, and subscriptions over WebSocket) inside the Fastify app, beside REST. */
 export async function mountGraphQL(
   app: FastifyInstance,
-  { fastPath = true, verifier, responseCache: kept = null, ...options }: MountGraphQLOptions,
+  { fastPath = true, verifier, rateLimit, responseCache: kept = null, ...options }: MountGraphQLOptions,
 ): Promise<void> {
   const documents = documentParser({ maxCacheBytes: DOCUMENT_CACHE_BYTES });
   (options.metrics ?? NO_METRICS).observe({ documents: documents.cachedBytes });
   const schema = petstoreSchema();
   const yoga = await createGraphQL({ ...options, documents, schema, log: app.log });
   const trusted = trustedDocumentsPolicy(options.production ?? false, options.trustedDocuments ?? null);
-  mountGraphQLWs(app, yoga, { verifier, trusted });
+  mountGraphQLWs(app, yoga, { verifier, trusted, rateLimit });
   const responseCache = kept
     ? graphqlResponseCache({
         ...kept,

@@ -18,6 +18,11 @@ function announce(reply: FastifyReply, decision: RateLimitDecision): void {
 export interface RateLimitChecks {
   /** Every keyed request, after the caller is identified: per key, or per address when the key is not valid. */
   request(request: FastifyRequest, reply: FastifyReply): MaybePromise<void>;
+  /**
+   * An operation that comes without an HTTP request of its own (a graphql-ws subscribe): charged
+   * to its key's budget as a request is, refused the same way, with no headers to carry the count.
+   */
+  keyed(keyId: number): MaybePromise<void>;
   /** Sending `count` messages: the tighter per-key quota, all or none. */
   message(request: FastifyRequest, reply: FastifyReply, count?: number): MaybePromise<void>;
   /**
@@ -31,8 +36,8 @@ export interface RateLimitChecks {
 export function rateLimitChecks(limiter: RateLimiter, limits: RateLimitConfig, metrics: Metrics = NO_METRICS): RateLimitChecks {
   // Sign-ups fall back to this process's own count while Redis does not answer.
   const local = createRateLimiter();
-  const enforce = (reply: FastifyReply, decision: RateLimitDecision) => {
-    announce(reply, decision);
+  const enforce = (reply: FastifyReply | null, decision: RateLimitDecision) => {
+    if (reply) announce(reply, decision);
     if (!decision.allowed) {
       metrics.refused(decision.policy);
       throw new AppError(
@@ -49,6 +54,10 @@ export function rateLimitChecks(limiter: RateLimiter, limits: RateLimitConfig, m
         : limiter.take(`addr:${request.ip}`, 'per-address-without-key', limits.perAddressWithoutKey);
       // The in-memory limiter answers at once, Redis later.
       return whenReady(decision, (d) => enforce(reply, d));
+    },
+    keyed(keyId) {
+      if (limits.perKey === 0) return;
+      return whenReady(limiter.take(`key:${keyId}`, 'per-key', limits.perKey), (d) => enforce(null, d));
     },
     message(request, reply, count = 1) {
       if (limits.perKey === 0 || !request.principal) return;

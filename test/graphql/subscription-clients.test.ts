@@ -178,7 +178,7 @@ describe('graphql-ws: subscriptions over WebSocket', () => {
     const t = await makeApp({ NODE_ENV: 'production', GRAPHQL_TRUSTED_DOCUMENTS: path, SUBSCRIPTION_POLL_MS: '20' });
     const client = wsClient(await t.listen(), t.key);
     const byId = observer();
-    // graphql-ws requires a query string; the document's id goes in Apollo's extension.
+    // graphql-ws's own client requires a query string: an empty one, and the document's id in Apollo's extension.
     client.subscribe({ query: '', extensions: { persistedQuery: { version: 1, sha256Hash: sha256 } } }, byId.sink);
     await seeCreated(t, byId.seen, 'via-trusted-ws');
     for (const [payload, code] of [
@@ -190,6 +190,66 @@ describe('graphql-ws: subscriptions over WebSocket', () => {
       await expect.poll(() => refused.state.error, { timeout: 30_000 }).toBeTruthy();
       expect(JSON.stringify(refused.state.error)).toContain(code);
     }
+    await client.dispose();
+  });
+
+  it('runs a trusted document sent by its id alone (documentId, or Apollo’s extension without a query), as over HTTP', async ({
+    makeApp,
+    tmp,
+  }) => {
+    const path = join(tmp, 'persisted-documents.json');
+    const sha256 = createHash('sha256').update(PET_CREATED).digest('hex');
+    writeFileSync(path, JSON.stringify({ [`sha256:${sha256}`]: PET_CREATED }));
+    const t = await makeApp({ NODE_ENV: 'production', GRAPHQL_TRUSTED_DOCUMENTS: path, SUBSCRIPTION_POLL_MS: '20' });
+    // graphql-ws's own client insists on a query, so these are sent as a front end's own socket code would.
+    const socket = await rawGraphQLWs(await t.listen(), t.key);
+    try {
+      socket.send({ id: 'by-document-id', type: 'subscribe', payload: { documentId: `sha256:${sha256}` } });
+      socket.send({
+        id: 'by-apollo-hash',
+        type: 'subscribe',
+        payload: { extensions: { persistedQuery: { version: 1, sha256Hash: sha256 } } },
+      });
+      socket.send({ id: 'unknown', type: 'subscribe', payload: { documentId: `sha256:${'0'.repeat(64)}` } });
+      await expect
+        .poll(
+          async () => {
+            await createPet(t, 'by-id');
+            return ['by-document-id', 'by-apollo-hash'].every((id) => socket.received.some((m) => m.id === id && m.type === 'next'));
+          },
+          { timeout: 30_000, interval: 200 },
+        )
+        .toBe(true);
+      expect(socket.received.find((m) => m.id === 'unknown')).toEqual({
+        id: 'unknown',
+        type: 'error',
+        payload: [
+          { message: expect.stringMatching(/No trusted document has this id/), extensions: { code: 'UNKNOWN_DOCUMENT', status: 400 } },
+        ],
+      });
+      expect(socket.closed).toBeNull();
+    } finally {
+      socket.close();
+    }
+  });
+
+  it("charges each subscribe to its key's request budget, as HTTP requests are charged", async ({ makeApp }) => {
+    const t = await makeApp({ RATE_LIMIT_PER_MINUTE: '2' });
+    const client = wsClient(await t.listen(), t.key);
+    // A subscribe refused at once (no such message) still ran, and counts.
+    const MISSING = 'subscription { messageUpdated(id: "msg_1") { id } }';
+    const seenError = async () => {
+      const refused = observer();
+      client.subscribe({ query: MISSING }, refused.sink);
+      await expect.poll(() => refused.state.error !== undefined || refused.state.completed, { timeout: 30_000 }).toBe(true);
+      return JSON.stringify([refused.seen, refused.state.error]);
+    };
+    expect(await seenError()).toContain('MESSAGE_NOT_FOUND');
+    expect(await seenError()).toContain('MESSAGE_NOT_FOUND');
+    // Refused as over HTTP, with the code and status alone (no HTTP internals on a socket).
+    expect(await seenError()).toContain('"extensions":{"code":"RATE_LIMITED","status":429}');
+    // The same budget as HTTP's: spent.
+    expect((await t.call({ url: '/v1/pets' })).statusCode).toBe(429);
     await client.dispose();
   });
 
@@ -210,3 +270,32 @@ describe('graphql-ws: subscriptions over WebSocket', () => {
     expect(await closed).toBe(1001);
   });
 });
+
+interface RawMessage {
+  id?: string;
+  type: string;
+  payload?: unknown;
+}
+
+/** A graphql-transport-ws connection spoken by hand, acknowledged: what it received, and how it closed (null while open). */
+async function rawGraphQLWs(origin: string, key: string) {
+  const socket = new WebSocket(`${origin.replace('http', 'ws')}/graphql`, 'graphql-transport-ws');
+  const received: RawMessage[] = [];
+  const state = { closed: null as { code: number; reason: string } | null };
+  socket.on('message', (data) => void received.push(JSON.parse(String(data)) as RawMessage));
+  socket.on('close', (code, reason) => void (state.closed = { code, reason: String(reason) }));
+  await new Promise((resolve, reject) => {
+    socket.once('open', resolve);
+    socket.once('error', reject);
+  });
+  socket.send(JSON.stringify({ type: 'connection_init', payload: { Authorization: `Bearer ${key}` } }));
+  await expect.poll(() => received.some((m) => m.type === 'connection_ack'), { timeout: 30_000 }).toBe(true);
+  return {
+    received,
+    get closed() {
+      return state.closed;
+    },
+    send: (message: RawMessage) => socket.send(JSON.stringify(message)),
+    close: () => socket.close(),
+  };
+}
