@@ -1,7 +1,11 @@
 import { createServer } from 'node:http';
+import { performance } from 'node:perf_hooks';
 import type { Server } from 'node:http';
 import { boundAddress } from '../http/bound-address.ts';
 import type { Metrics } from './metrics-types.ts';
+
+/** The shortest time between two renderings of the exposition, however many scrapes arrive. */
+export const MIN_RENDER_INTERVAL_MS = 100;
 
 /**
  * `GET /metrics` on a listener of its own (METRICS_PORT), never the public port: what the
@@ -9,6 +13,18 @@ import type { Metrics } from './metrics-types.ts';
  * scrape must not share the public port's limits and keys. Built here, opened by server.ts.
  */
 export function metricsListener(metrics: Metrics): Server {
+  // A rendering runs on the event loop the API needs: at most one per MIN_RENDER_INTERVAL_MS.
+  // Every scrape that arrives before the next rendering starts shares it, and that rendering
+  // starts after they arrived, so each still sees the values of its own moment.
+  let next: Promise<string> | null = null;
+  let renderedAt = -Infinity;
+  const render = () =>
+    (next ??= new Promise((resolve) => setTimeout(resolve, Math.max(0, renderedAt + MIN_RENDER_INTERVAL_MS - performance.now())))
+      .then(() => metrics.text())
+      .finally(() => {
+        renderedAt = performance.now();
+        next = null;
+      }));
   return createServer((request, response) => {
     const path = (request.url ?? '/').split('?')[0];
     if (path !== '/metrics') {
@@ -19,7 +35,7 @@ export function metricsListener(metrics: Metrics): Server {
       response.writeHead(405, { allow: 'GET, HEAD', 'content-type': 'text/plain; charset=utf-8' }).end('Method not allowed.\n');
       return;
     }
-    metrics.text().then(
+    render().then(
       (text) => {
         response.writeHead(200, { 'content-type': metrics.contentType, 'cache-control': 'no-store' });
         response.end(request.method === 'HEAD' ? undefined : text);

@@ -24,8 +24,10 @@ export interface MetricsOptions {
   /** `sqlite` or `postgresql` (OpenTelemetry's db.system.name). */
   dbSystem: string;
   version: string;
-  /** Distinct GraphQL operation names kept as labels; the rest are counted as `(other)`. */
+  /** Distinct GraphQL operation names that may earn labels; the rest are counted as `(other)`. */
   maxOperationNames: number;
+  /** Operation names labeled from the start (the trusted documents'). */
+  knownOperationNames?: readonly string[];
   /** Which face a route belongs to. */
   faceOf: (route: string) => Face;
   /** nodejs_gc_duration_seconds (METRICS_GC): opt-in for its cost. */
@@ -37,7 +39,7 @@ export interface MetricsOptions {
  * semantic conventions where one exists (docs/observability.md lists them with their labels).
  * One registry per app: tests build many apps in one process.
  */
-export function createMetrics({ dbSystem, version, maxOperationNames, faceOf, gc }: MetricsOptions): Metrics {
+export function createMetrics({ dbSystem, version, maxOperationNames, knownOperationNames, faceOf, gc }: MetricsOptions): Metrics {
   const registry = new Registry();
   const registers = [registry];
   const runtime = processMetrics(registry, { gc });
@@ -110,7 +112,7 @@ export function createMetrics({ dbSystem, version, maxOperationNames, faceOf, gc
     buckets: [1, 2, 3, 5, 8, 13],
     registers,
   });
-  const names = operationNames(maxOperationNames);
+  const names = operationNames({ max: maxOperationNames, known: knownOperationNames });
   // One series per label values, made when first seen and then found through maps keyed by
   // those values: nothing is built or hashed per observation.
   const requestCell = memo((route: string) =>

@@ -1,3 +1,4 @@
+import { Kind, parse } from 'graphql';
 import type { Config } from '../config/load-config.ts';
 import { appVersion } from '../config/version.ts';
 import type { OpenDatabase } from '../db/connection.ts';
@@ -16,6 +17,24 @@ export interface Telemetry {
   tracing: Tracing | null;
 }
 
+/** The names of the trusted documents' operations. */
+function operationNamesIn(documents: ReadonlyMap<string, string> | null): string[] {
+  const names: string[] = [];
+  for (const document of documents?.values() ?? []) {
+    let definitions;
+    try {
+      ({ definitions } = parse(document));
+    } catch {
+      // Refused when a client runs it, as any document that does not parse.
+      continue;
+    }
+    for (const definition of definitions) {
+      if (definition.kind === Kind.OPERATION_DEFINITION && definition.name) names.push(definition.name.value);
+    }
+  }
+  return names;
+}
+
 /** Metrics and traces as configured, and the database's statements watched for either. */
 export async function startTelemetry(config: Config, database: OpenDatabase): Promise<Telemetry> {
   const { version } = appVersion();
@@ -27,6 +46,7 @@ export async function startTelemetry(config: Config, database: OpenDatabase): Pr
           dbSystem,
           version,
           maxOperationNames: config.metrics.maxOperationNames,
+          knownOperationNames: operationNamesIn(config.trustedDocuments),
           gc: config.metrics.gc,
           faceOf: (route) => (route === GRAPHQL_ROUTE ? 'graphql' : 'rest'),
         });

@@ -1,3 +1,5 @@
+import { MIN_RENDER_INTERVAL_MS } from '../../src/telemetry/metrics-listener.ts';
+import { RUNS_BEFORE_LABEL } from '../../src/telemetry/operation-names.ts';
 import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -33,21 +35,68 @@ describe('metrics (METRICS_PORT set)', () => {
     expect(text).not.toMatch(/\/v1\/pets\/1"|no-such-route/);
   });
 
-  it('count GraphQL operations by type and name, anonymous and past the name limit folded', async ({ makeApp }) => {
+  it('count GraphQL operations by type and name: a name earns its label by being run, anonymous and the rest folded', async ({
+    makeApp,
+  }) => {
     // Operations are counted where they run: a repeat answered from the response cache is not run.
     const t = await makeApp({ METRICS_PORT: '0', METRICS_OPERATION_NAMES: '2', RESPONSE_CACHE: 'false' });
-    for (const name of ['A', 'B', 'A', 'C', 'D']) await graphql(t, `query ${name} { pets(first: 1) { totalCount } }`);
+    const run = (name: string, times: number) =>
+      Promise.all(Array.from({ length: times }, () => graphql(t, `query ${name} { pets(first: 1) { totalCount } }`)));
+    // A: its first runs count as (other) until it has run RUNS_BEFORE_LABEL times; then it has its own.
+    await run('A', RUNS_BEFORE_LABEL + 2);
+    // B earns the second label; C comes after the limit.
+    await run('B', RUNS_BEFORE_LABEL);
+    await run('C', RUNS_BEFORE_LABEL);
     await graphql(t, '{ pets(first: 1) { totalCount } }');
     await graphql(t, 'mutation Add { createPet(input: { name: "Tom", categoryId: 2 }) { id } }');
-    await graphql(t, 'query Missing { pet(id: 999) { id } }');
     const text = await t.scrape();
     const ops = 'graphql_server_operation_duration_seconds_count';
-    expect(total(text, ops, { graphql_operation_type: 'query', graphql_operation_name: 'A', outcome: 'success' })).toBe(2);
+    expect(total(text, ops, { graphql_operation_type: 'query', graphql_operation_name: 'A', outcome: 'success' })).toBe(3);
     expect(total(text, ops, { graphql_operation_name: 'B' })).toBe(1);
-    expect(total(text, ops, { graphql_operation_type: 'query', graphql_operation_name: '(other)' })).toBe(3);
+    expect(has(text, ops, { graphql_operation_name: 'C' })).toBe(false);
+    const early = 2 * (RUNS_BEFORE_LABEL - 1);
+    expect(total(text, ops, { graphql_operation_type: 'query', graphql_operation_name: '(other)' })).toBe(early + RUNS_BEFORE_LABEL);
     expect(total(text, ops, { graphql_operation_name: '(anonymous)' })).toBe(1);
     expect(total(text, ops, { graphql_operation_type: 'mutation', graphql_operation_name: '(other)' })).toBe(1);
-    expect(has(text, ops, { graphql_operation_name: 'C' })).toBe(false);
+  });
+
+  it('render at most once per interval however many scrapes arrive, so a burst of them leaves the API its event loop', async ({
+    makeApp,
+  }) => {
+    const t = await makeApp({ METRICS_PORT: '0' });
+    await t.scrape();
+    const started = performance.now();
+    const burst = await Promise.all(Array.from({ length: 50 }, () => t.scrape()));
+    const elapsed = performance.now() - started;
+    // Each rendering reads the process's CPU time, so copies of one rendering are equal and two renderings differ.
+    expect(burst[0]).toMatch(/^process_cpu_seconds_total /m);
+    expect(new Set(burst).size).toBeLessThanOrEqual(Math.floor(elapsed / MIN_RENDER_INTERVAL_MS) + 1);
+    // Each scrape still sees what happened before it.
+    await t.call({ url: '/v1/pets' });
+    expect(await t.scrape()).toMatch(/http_server_request_duration_seconds_count\{[^}]*http_route="\/v1\/pets"[^}]*\} 1$/m);
+  });
+
+  it('keep the labels for the operations a deployment runs when a client floods made-up names', async ({ makeApp, tmp }) => {
+    const path = join(tmp, 'persisted-documents.json');
+    const trusted = 'query FromTheManifest { pets(first: 1) { totalCount } }';
+    writeFileSync(path, JSON.stringify({ [`sha256:${createHash('sha256').update(trusted).digest('hex')}`]: trusted }));
+    const t = await makeApp({
+      METRICS_PORT: '0',
+      METRICS_OPERATION_NAMES: '3',
+      RESPONSE_CACHE: 'false',
+      RATE_LIMIT_PER_MINUTE: '0',
+      GRAPHQL_TRUSTED_DOCUMENTS: path,
+    });
+    // 100 junk names, each sent twice: none takes a label.
+    for (let i = 0; i < 100; i++) for (let n = 0; n < 2; n++) await graphql(t, `query Junk${i} { __typename }`);
+    await graphql(t, trusted);
+    for (let n = 0; n < RUNS_BEFORE_LABEL; n++) await graphql(t, 'query Real { pets(first: 1) { totalCount } }');
+    const text = await t.scrape();
+    const ops = 'graphql_server_operation_duration_seconds_count';
+    // The manifest's name from its first run; the real one once it has run enough.
+    expect(total(text, ops, { graphql_operation_name: 'FromTheManifest' })).toBe(1);
+    expect(total(text, ops, { graphql_operation_name: 'Real' })).toBe(1);
+    expect(text).not.toMatch(/graphql_operation_name="Junk/);
   });
 
   it('count errors by catalogue code on both faces under the same labels, and 429s by budget', async ({ makeApp }) => {
