@@ -41,6 +41,8 @@ export const errorCatalogue = {
   RATE_LIMITED: { status: 429, message: 'Too many requests; see Retry-After.' },
   // A hint only: a slot frees as soon as one of the key's streams closes.
   TOO_MANY_SUBSCRIPTIONS: { status: 429, message: 'Too many subscriptions are open for this key; close one first.', retryAfterSeconds: 5 },
+  // Said in a subscription's last event, never as an HTTP status: the stream had begun.
+  SUBSCRIBER_TOO_SLOW: { status: 429, message: 'The subscription fell too many events behind and has ended; subscribe again.' },
   INTERNAL_ERROR: { status: 500, message: 'An unexpected error occurred.' },
   SERVICE_UNAVAILABLE: { status: 503, message: 'The database is busy or unavailable; retry shortly.', retryAfterSeconds: 1 },
   NOT_READY: { status: 503, message: 'The service is not ready: the database does not answer.', retryAfterSeconds: 1 },

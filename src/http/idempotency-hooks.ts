@@ -26,7 +26,7 @@ export interface IdempotencyHooks {
 export interface IdempotencyOptions {
   /** Whether this request is one the key applies to (GraphQL: mutations only). */
   applies?: (request: FastifyRequest) => boolean;
-  /** Whether a successful-looking answer is really a success worth replaying (GraphQL: no errors). */
+  /** Whether a successful-looking answer is a success (GraphQL: no errors); anything else is undone whole, its key free again. */
   succeeded?: (payload: string) => boolean;
 }
 
@@ -34,8 +34,9 @@ export interface IdempotencyOptions {
  * `Idempotency-Key` on a route: a retry with the same key and body gets the first answer
  * again (with `Idempotent-Replayed: true`) and changes nothing. The handler's work and the
  * kept answer commit together, just before the answer leaves, so an answer a client saw is
- * one a retry can get. Only successes are kept, so a corrected retry after a 4xx may reuse
- * the key.
+ * one a retry can get. Anything but a success is rolled back whole, claim included: nothing of
+ * it stays (a GraphQL answer with an error, whose data is then null, stored nothing either), so
+ * a retry runs as the first, and a corrected retry after a 4xx may reuse the key.
  */
 export function idempotencyHooks(
   db: Kysely<Database>,
@@ -61,15 +62,10 @@ export function idempotencyHooks(
   }
 
   async function settle(run: IdempotentRun, reply: FastifyReply, payload: unknown): Promise<void> {
-    const success = reply.statusCode >= 200 && reply.statusCode < 300 && typeof payload === 'string';
-    if (!success) {
-      await run.abort();
-    } else if (succeeded(payload)) {
-      const location = reply.getHeader('location');
-      await run.finish({ status: reply.statusCode, body: payload, resourcePath: typeof location === 'string' ? location : null });
-    } else {
-      await run.release();
-    }
+    const success = reply.statusCode >= 200 && reply.statusCode < 300 && typeof payload === 'string' && succeeded(payload);
+    if (!success) return run.abort();
+    const location = reply.getHeader('location');
+    await run.finish({ status: reply.statusCode, body: payload, resourcePath: typeof location === 'string' ? location : null });
   }
 
   // Callback-style hooks, so a request without a key (nearly all) passes without a promise.

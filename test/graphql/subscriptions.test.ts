@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { createApiKey } from '../../src/services/api-keys/index.ts';
 import { petstore, petstoreAsync } from '../helpers/cli.ts';
 import { describe, expect, it } from '../helpers/fixtures.ts';
@@ -5,6 +6,7 @@ import { graphql } from '../helpers/graphql.ts';
 import { subscribe } from '../helpers/sse-client.ts';
 import type { Subscription } from '../helpers/sse-client.ts';
 import type { TestApp } from '../helpers/test-app.ts';
+import { ENGINE, execute } from '../helpers/test-database.ts';
 import { waitFor } from '../helpers/webhook-receiver.ts';
 
 const PET_CREATED = 'subscription($s: PetStatus) { petCreated(status: $s) { id name status } }';
@@ -12,6 +14,17 @@ const MESSAGE_UPDATED = 'subscription($id: ID!) { messageUpdated(id: $id) { id s
 
 const createPet = (t: TestApp, name: string, status = 'available') =>
   t.call({ method: 'POST', url: '/v1/pets', payload: { name, categoryId: 1, status } });
+/** `count` pets committed in one statement from outside the server, as a bulk import would. */
+async function bulkPets(t: TestApp, count: number): Promise<void> {
+  const rows =
+    ENGINE === 'sqlite'
+      ? `with recursive n(i) as (select 1 union all select i + 1 from n where i < ${count}) select i from n`
+      : `select i from generate_series(1, ${count}) as n(i)`;
+  // Names of 100 characters: the largest events a subscriber can ask for.
+  const columns = `'bulk ' || i || '${'x'.repeat(90)}', 1, 'available', '2026-01-01T00:00:00.000Z'`;
+  await execute(t.databaseUrl, `insert into pets (name, category_id, status, created_at) select ${columns} from (${rows}) as rows`);
+}
+
 const payload = async (sub: Subscription, field: string) => {
   const event = await sub.next();
   expect(event.event).toBe('next');
@@ -142,10 +155,52 @@ describe('limits and shutdown', () => {
     for (const sub of [second, again, theirs]) sub.close();
   });
 
+  it('ends a subscriber that fell 1,000 events behind with a last event saying why, then complete', async ({ makeApp }) => {
+    const t = await makeApp({ SUBSCRIPTION_POLL_MS: '20', METRICS_PORT: '0' });
+    const origin = new URL(await t.listen());
+    // A client that stops reading: a raw socket, paused once the stream has begun.
+    const socket = connect(Number(origin.port), origin.hostname);
+    let received = '';
+    socket.on('data', (chunk: Buffer) => void (received += chunk.toString('utf8')));
+    await new Promise((resolve) => socket.once('connect', resolve));
+    // Each event about 1.7 KB: the name 15 times.
+    const aliases = Array.from({ length: 15 }, (_, i) => `a${i}: name`).join(' ');
+    const body = JSON.stringify({ query: `subscription { petCreated { id ${aliases} } }` });
+    socket.write(
+      `POST /graphql HTTP/1.1\r\nHost: test\r\nAuthorization: Bearer ${t.key}\r\nContent-Type: application/json\r\n` +
+        `Accept: text/event-stream\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+    );
+    try {
+      // The stream has begun when its first heartbeat (a `:` comment, chunked) arrives.
+      await expect.poll(() => /\r\n\r\n[0-9a-f]+\r\n:/.test(received), { timeout: 30_000 }).toBe(true);
+      socket.pause();
+      // 12,000 pets committed at once: 20 MB of events, twice what the kernel may buffer for a reader that does not read.
+      await bulkPets(t, 12_000);
+      await expect.poll(async () => /^petstore_subscriptions_open 0$/m.test(await t.scrape()), { timeout: 60_000 }).toBe(true);
+      socket.resume();
+      await expect.poll(() => received.includes('event: complete'), { timeout: 60_000 }).toBe(true);
+      const events = [...received.matchAll(/^event: (\w+)\r?\ndata: ?(.*)$/gm)].map(([, event, data]) => ({ event, data }));
+      expect(events.at(-1)?.event).toBe('complete');
+      expect(JSON.parse(events.at(-2)?.data ?? '{}')).toEqual({
+        data: null,
+        errors: [
+          expect.objectContaining({
+            message: 'This subscription fell 1000 events behind and has ended; subscribe again, and read events as they come.',
+            extensions: { code: 'SUBSCRIBER_TOO_SLOW', status: 429 },
+          }),
+        ],
+      });
+    } finally {
+      socket.destroy();
+    }
+  });
+
   it('holds no slot for a subscription refused with 406, whatever the client asked for instead of a stream', async ({ makeApp }) => {
     const t = await makeApp({ SUBSCRIPTIONS_PER_KEY: '2' });
     const origin = await t.listen();
-    const body = JSON.stringify({ query: PET_CREATED });
+    // Each event about 1.7 KB: the name 15 times.
+    const aliases = Array.from({ length: 15 }, (_, i) => `a${i}: name`).join(' ');
+    const body = JSON.stringify({ query: `subscription { petCreated { id ${aliases} } }` });
     const refusals = [
       ...['text/html', 'application/json', 'application/graphql-response+json', 'image/png'].map(
         (accept) => () =>

@@ -70,6 +70,26 @@ export async function query<Row>(url: string, sql: string): Promise<Row[]> {
   }
 }
 
+/** Runs `sql` that writes on the database at `url` from outside the server, as another process would (no statement timeout). */
+export async function execute(url: string, sql: string): Promise<void> {
+  if (ENGINE === 'sqlite') {
+    const db = new SQLite(url, { timeout: 30_000 });
+    try {
+      db.exec(sql);
+    } finally {
+      db.close();
+    }
+    return;
+  }
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
 /** Holds a lock that keeps every other writer out of `table` until `release()`: another process mid-transaction. */
 export async function holdWriteLock(url: string, table: string): Promise<{ release(): Promise<void> }> {
   if (ENGINE === 'sqlite') {

@@ -7,8 +7,9 @@ type Resolver<Context> = (parent: unknown, args: never, context: Context, info: 
 
 /**
  * Mutation resolvers that each succeed or fail whole when an operation with an Idempotency-Key
- * runs them in one transaction: a field that fails undoes its own writes and leaves the fields
- * before it (which the answer reports as done) in place.
+ * runs them in one transaction: a field that fails undoes its own writes, and the fields after
+ * it still run and answer for themselves (on PostgreSQL a failed statement would otherwise
+ * poison the rest). The operation then commits only if none failed (idempotency-hooks.ts).
  */
 export function eachOnItsOwn<Context extends { db: Kysely<Database> }, Resolvers extends Record<string, unknown>>(
   resolvers: Resolvers,

@@ -26,25 +26,39 @@ export interface IdempotentRun {
   readonly open: boolean;
   /** Keeps `result` for retries and commits it with the work. */
   finish(result: StoredResult): Promise<void>;
-  /** Commits the work but not the key (a GraphQL answer with errors): a retry runs again. */
-  release(): Promise<void>;
   /** Rolls back the work and the claim. */
   abort(): Promise<void>;
 }
 
 export type IdempotencyStart = { kind: 'first'; run: IdempotentRun } | { kind: 'replay'; result: StoredResult };
 
-export function requestFingerprint(route: string, body: unknown): string {
-  return createHash('sha256')
-    .update(route)
-    .update('\n')
-    .update(JSON.stringify(body ?? null))
-    .digest('hex');
+/** What a request is, for telling a retry from another request: its route and its parsed body. */
+export interface RequestFingerprint {
+  /** Kept with the key: the body's members in a fixed order, so a retry that orders them otherwise is the same request. */
+  canonical: string;
+  /** As earlier releases kept it (the members in the order sent): a retry across an upgrade is still known. */
+  asSent: string;
+}
+
+export function requestFingerprint(route: string, body: unknown): RequestFingerprint {
+  const hash = (text: string) => createHash('sha256').update(route).update('\n').update(text).digest('hex');
+  return { canonical: hash(canonicalJson(body ?? null)), asSent: hash(JSON.stringify(body ?? null)) };
+}
+
+/** JSON with every object's members sorted by name, at every depth: equal for equal values. */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (typeof value !== 'object' || value === null) return JSON.stringify(value) ?? 'null';
+  const members = Object.keys(value)
+    .filter((name) => (value as Record<string, unknown>)[name] !== undefined)
+    .sort()
+    .map((name) => `${JSON.stringify(name)}:${canonicalJson((value as Record<string, unknown>)[name])}`);
+  return `{${members.join(',')}}`;
 }
 
 async function purge(db: Kysely<Database>, now: Date): Promise<void> {
-  // A claim is committed only with its answer (finish) or not at all (release deletes it, abort
-  // rolls it back), so every kept row is finished: only age removes one.
+  // A claim is committed only with its answer (finish) or not at all (abort rolls it back), so
+  // every kept row is finished: only age removes one.
   const expired = new Date(now.getTime() - IDEMPOTENCY_TTL_MS).toISOString();
   await db.deleteFrom('idempotency_keys').where('created_at', '<', expired).execute();
 }
@@ -71,11 +85,6 @@ function openRun(trx: ControlledTransaction<Database>, accountId: number, key: s
           .execute();
         await trx.commit().execute();
       }),
-    release: () =>
-      end(async () => {
-        await trx.deleteFrom('idempotency_keys').where('account_id', '=', accountId).where('key', '=', key).execute();
-        await trx.commit().execute();
-      }),
     abort: () => end(() => trx.rollback().execute()),
   };
 }
@@ -91,7 +100,7 @@ export async function startIdempotent(
   db: Kysely<Database>,
   accountId: number,
   key: string,
-  fingerprint: string,
+  fingerprint: RequestFingerprint,
   now = new Date(),
 ): Promise<IdempotencyStart> {
   if (!IDEMPOTENCY_KEY_PATTERN.test(key)) {
@@ -104,7 +113,7 @@ export async function startIdempotent(
       // ON CONFLICT rather than catching the violation: on PostgreSQL a failed statement aborts the transaction.
       const claimed = await trx
         .insertInto('idempotency_keys')
-        .values({ account_id: accountId, key, fingerprint, created_at: now.toISOString() })
+        .values({ account_id: accountId, key, fingerprint: fingerprint.canonical, created_at: now.toISOString() })
         .onConflict((oc) => oc.columns(['account_id', 'key']).doNothing())
         .returning('key')
         .executeTakeFirst();
@@ -118,7 +127,7 @@ export async function startIdempotent(
       await trx.rollback().execute();
       // The holder released its key between our two statements: claim again.
       if (!row) continue;
-      if (row.fingerprint !== fingerprint) throw new AppError('IDEMPOTENCY_KEY_REUSED');
+      if (row.fingerprint !== fingerprint.canonical && row.fingerprint !== fingerprint.asSent) throw new AppError('IDEMPOTENCY_KEY_REUSED');
       if (row.status_code === null || row.response_body === null) throw new AppError('IDEMPOTENCY_KEY_IN_USE');
       return { kind: 'replay', result: { status: row.status_code, body: row.response_body, resourcePath: row.location } };
     } catch (error) {

@@ -1,7 +1,11 @@
-import type { AppError } from '../../errors/index.ts';
+import { AppError } from '../../errors/index.ts';
 
 /** Events a subscriber may fall behind by before its stream is ended (it can subscribe again). */
 const MAX_BEHIND = 1_000;
+const FELL_BEHIND = new AppError(
+  'SUBSCRIBER_TOO_SLOW',
+  `This subscription fell ${MAX_BEHIND} events behind and has ended; subscribe again, and read events as they come.`,
+);
 
 /**
  * A stream of events for one subscriber: the feed pushes, GraphQL pulls. Ending it (the feed
@@ -23,7 +27,7 @@ export class EventStream<T> implements AsyncIterableIterator<T | AppError> {
   push(value: T): void {
     if (this.ended) return;
     if (this.queue.length < MAX_BEHIND) this.deliver(value);
-    else this.end();
+    else this.stop(FELL_BEHIND);
   }
 
   /** No more events: the queued ones are still delivered, then the stream completes. */
