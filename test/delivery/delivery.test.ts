@@ -96,9 +96,12 @@ describe('message delivery', () => {
     const failed = await settled(t, queued.id, 'failed');
     expect(failed.attempts).toBe(3);
     expect(failed.failureReason).toBe('webhook answered HTTP 500 (gave up after 3 attempts)');
-    // Given up means given up: no fourth attempt.
-    await new Promise((r) => setTimeout(r, 300));
-    expect(receiver.received).toHaveLength(3);
+    // Given up means given up. A fourth attempt would be due 200 ms after the third (the retry
+    // delay doubles from 50 ms). Two more messages, one after the other, each fail through 50 +
+    // 100 ms of retry delays: once both have given up, more than 200 ms of the worker's polls
+    // have passed since 'doomed' did.
+    for (const text of ['later', 'latest']) await settled(t, (await send(t, text)).id, 'failed');
+    expect(receiver.received.filter((request) => request.body.message === 'doomed')).toHaveLength(3);
     const { body } = await graphql(t, `{ message(id: "${queued.id}") { status attempts failureReason } }`);
     expect(body.data?.message).toEqual({ status: 'failed', attempts: 3, failureReason: failed.failureReason });
   });

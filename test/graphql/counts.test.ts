@@ -1,3 +1,4 @@
+import { createApiKey } from '../../src/services/api-keys/index.ts';
 import { describe, expect, it } from '../helpers/fixtures.ts';
 import { graphql } from '../helpers/graphql.ts';
 import type { TestApp } from '../helpers/test-app.ts';
@@ -59,9 +60,13 @@ describe('totalCount, kept with every write', () => {
     const mine = await countsBothWays(t);
     expect(mine.said).toEqual(mine.seen);
     expect(mine.said).toMatchObject({ orders: 3, placed: 1, approved: 1, delivered: 1, sold: 3, pending: 3 });
-    // Another account sees the same pets and none of these orders.
-    const other = { authorization: `Bearer ${(await post('/v1/keys', {})).key as string}` };
-    expect((await graphql(t, '{ orders { totalCount } }', undefined, other)).body.data).toEqual({ orders: { totalCount: 3 } });
+    // Another key of the same account counts the same orders; another account sees the same pets and none of these orders.
+    const sameAccount = { authorization: `Bearer ${(await post('/v1/keys', {})).key as string}` };
+    expect((await graphql(t, '{ orders { totalCount } }', undefined, sameAccount)).body.data).toEqual({ orders: { totalCount: 3 } });
+    const otherAccount = { authorization: `Bearer ${(await createApiKey(t.db, 'someone-else')).key}` };
+    const theirs = await countsBothWays(t, otherAccount);
+    expect(theirs.said).toEqual(theirs.seen);
+    expect(theirs.said).toEqual({ ...mine.said, orders: 0, placed: 0, approved: 0, delivered: 0 });
   });
 
   it('stays exact under concurrent writers', async ({ makeApp }) => {

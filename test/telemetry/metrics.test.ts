@@ -146,6 +146,7 @@ describe('metrics (METRICS_PORT set)', () => {
     makeApp,
   }) => {
     const t = await makeApp({ METRICS_PORT: '0' });
+    const firstSentAt = Date.now();
     await t.call({ method: 'POST', url: '/messages', payload: { message: 'hi' } });
     await t.call({ method: 'POST', url: '/messages', payload: { message: 'there' } });
     // A read after a read: the key's verdict comes from the cache (a write, on SQLite, ends its trust).
@@ -162,7 +163,11 @@ describe('metrics (METRICS_PORT set)', () => {
     expect(total(text, 'petstore_api_key_cache_lookups_total', { result: 'miss' })).toBeGreaterThanOrEqual(1);
     expect(total(text, 'petstore_api_key_cache_lookups_total', { result: 'hit' })).toBeGreaterThanOrEqual(1);
     expect(total(text, 'petstore_messages_queued')).toBe(2);
-    expect(total(text, 'petstore_messages_oldest_queued_age_seconds')).toBeGreaterThanOrEqual(0);
+    // The oldest waits since it was sent: no longer than the test has run since (whole seconds, rounded up).
+    expect(has(text, 'petstore_messages_oldest_queued_age_seconds')).toBe(true);
+    expect(total(text, 'petstore_messages_oldest_queued_age_seconds')).toBeLessThanOrEqual(
+      Math.ceil((Date.now() - firstSentAt) / 1000) + 1,
+    );
     expect(total(text, 'petstore_subscriptions_open')).toBe(1);
     expect(total(text, 'petstore_build_info', { db_system_name: DB_SYSTEM })).toBe(1);
     expect(has(await t.scrape(), 'nodejs_gc_duration_seconds_count')).toBe(false);

@@ -95,6 +95,8 @@ async function advanceOrder(id: string, status: 'approved' | 'delivered'): Promi
 $('key-form').addEventListener('submit', (event) => {
   event.preventDefault();
   setApiKey($<HTMLInputElement>('key').value);
+  // The key is set: what the status said before it is no longer true, whatever the reads say next.
+  $('key-status').textContent = hasApiKey() ? 'Loading…' : '';
   void refresh();
 });
 
