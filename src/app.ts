@@ -50,7 +50,7 @@ export async function createApp({ config, database = openDatabase(config.databas
     migrated = await migrateToLatest(db, { apply: config.migrateOnStart });
     await database.syncDataVersion();
   } catch (error) {
-    await db.destroy();
+    await database.close();
     throw error;
   }
   const { metrics, tracing } = await startTelemetry(config, database);
@@ -111,9 +111,11 @@ export async function createApp({ config, database = openDatabase(config.databas
     await verifier.close();
     await limiter.close();
     await store?.close();
-    await db.destroy();
+    await database.close();
     // After the worker and the requests: their last spans are sent too.
     await tracing?.shutdown();
+    // The last line: everything above is closed, nothing is lost by exiting now.
+    app.log.info('stopped');
     log?.flushSync();
   });
   await app.ready();

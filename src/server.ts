@@ -88,10 +88,11 @@ export async function serve(config: Config): Promise<FastifyInstance> {
     else if (!(await anyUsableKey(database.db))) {
       app.log.warn('no usable API key exists yet: every request will be refused. Create one with: npx petstore keys create --account NAME');
     }
-    const { version } = appVersion();
+    const { version, revision } = appVersion();
     const { applied } = app.schemaStatus;
     const ready = {
       version,
+      revision,
       engine: database.engine,
       migration: applied.at(-1)?.name ?? null,
       address: boundAddress(app.server),
@@ -102,7 +103,7 @@ export async function serve(config: Config): Promise<FastifyInstance> {
     // One line for a person (and for scripts that wait on it): start-up, first key included, is done.
     process.stderr.write(
       `Petstore Gateway is ready at ${localOrigin(app, config)} (listening on ${ready.address}): ` +
-        `version ${version}, ${database.label}, schema at ${ready.migration}` +
+        `version ${version} (revision ${revision}), ${database.label}, schema at ${ready.migration}` +
         `${metricsAddress ? `; metrics at http://${metricsAddress}/metrics` : ''}.\n`,
     );
   } catch (error) {

@@ -1,3 +1,5 @@
+import { fileURLToPath } from 'node:url';
+import { execFileSync } from 'node:child_process';
 import { migrations } from '../src/db/migrations/index.ts';
 import { spawn, spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
@@ -138,9 +140,15 @@ describe('petstore CLI', { timeout: 180_000 }, () => {
       expect(res.status, args.join(' ')).toBe(0);
       expect(res.stdout.split('\n')[0], args.join(' ')).toBe(first);
     });
+    // In a checkout, the revision is git's: this commit, marked dirty while tracked files are changed.
+    const git = (...args: string[]) =>
+      execFileSync('git', args, { cwd: fileURLToPath(new URL('..', import.meta.url)), encoding: 'utf8' }).trim();
+    const revision = `${git('rev-parse', '--short=12', 'HEAD')}${git('status', '--porcelain', '--untracked-files=no') ? '-dirty' : ''}`;
     const version = petstore(['--version'], {});
     expect(version.status).toBe(0);
-    expect(version.stdout.trim()).toMatch(/^petstore-gateway \d+\.\d+\.\d+$/);
+    expect(version.stdout.trim()).toMatch(/^petstore-gateway \d+\.\d+\.\d+ \(revision [0-9a-f]{12}(-dirty)?\)$/);
+    expect(version.stdout.trim()).toMatch(new RegExp(`\\(revision ${revision}\\)$`));
+    expect(petstore(['--version'], { PETSTORE_REVISION: 'release-build-7' }).stdout.trim()).toMatch(/ \(revision release-build-7\)$/);
     const unknownTopic = petstore(['help', 'frobnicate'], {});
     expect(unknownTopic.status).toBe(2);
     expect(unknownTopic.stderr).toMatch(/no help for 'frobnicate'/);

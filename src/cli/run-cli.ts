@@ -28,8 +28,8 @@ function topic(words: string[]): string {
 /** Runs one command line; resolves with the exit code (0 unless the command says otherwise). */
 async function run(argv: string[]): Promise<number | undefined> {
   if (argv[0] === '--version' || argv[0] === '-v' || argv[0] === 'version') {
-    const { name, version } = appVersion();
-    out(`${name} ${version}`);
+    const { name, version, revision } = appVersion();
+    out(`${name} ${version} (revision ${revision})`);
     return;
   }
   const help = helpFor(argv);
@@ -70,7 +70,7 @@ async function run(argv: string[]): Promise<number | undefined> {
     }
     return undefined;
   } finally {
-    await db.destroy();
+    await database.close();
   }
 }
 

@@ -28,6 +28,11 @@ export interface OpenDatabase {
   poolStats?: () => { used: number; idle: number; waiting: number };
   /** A consistent copy in a new file at `target`, while others keep writing (SQLite); PostgreSQL refuses: pg_dump is its tool. */
   backup(target: string): Promise<void>;
+  /**
+   * Closes every connection and stops the polls, whether or not a statement ever ran through
+   * `db` (Kysely's own destroy skips a driver it never started, and left a pool open).
+   */
+  close(): Promise<void>;
 }
 
 /**

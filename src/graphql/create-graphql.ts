@@ -1,7 +1,6 @@
 // Type only: the module itself is loaded on demand, where GraphiQL is on.
 import { GRAPHQL_ROUTE } from '../http/graphql-route.ts';
 import { requestDb } from '../http/idempotency-hooks.ts';
-import type { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import type { GraphQLSchema } from 'graphql';
 import { createYoga } from 'graphql-yoga';
@@ -11,7 +10,7 @@ import type { Database } from '../db/types.ts';
 import type { LiveFeed } from '../services/live/live-feed.ts';
 import type { GraphQLContext } from './context.ts';
 import type { DocumentParser } from './parse-document.ts';
-import { GRAPHIQL_DEFAULT_QUERY } from './graphiql-default-query.ts';
+import type { GraphiQLPage } from './graphiql-page.ts';
 import { createMaskError } from './mask-error.ts';
 import { useDocumentLimits } from './plugins/use-document-limits.ts';
 import { useLogUnexpectedErrors } from './plugins/use-log-unexpected-errors.ts';
@@ -31,19 +30,7 @@ import type { MaybePromise } from '../services/maybe-promise.ts';
 import { NO_METRICS } from '../telemetry/metrics-types.ts';
 import type { Metrics } from '../telemetry/metrics-types.ts';
 
-type RenderGraphiQL = typeof renderGraphiQL;
-
 const NOT_KEPT = { get: () => undefined, set: () => undefined };
-
-/**
- * The self-contained page is ~9 MB (GraphiQL and its editor workers inlined, ~18 MB of
- * strings once loaded): it is imported only where GraphiQL is on, and rendered once.
- */
-async function loadGraphiQLRenderer(): Promise<RenderGraphiQL> {
-  const { renderGraphiQL: render } = await import('@graphql-yoga/render-graphiql');
-  let html: string | undefined;
-  return (options) => (html ??= render(options));
-}
 
 export interface ServerContext {
   req: FastifyRequest;
@@ -60,7 +47,8 @@ export interface GraphQLOptions {
   schema: GraphQLSchema;
   /** Charges `count` messages to the caller's quota; throws RATE_LIMITED when fewer are left. */
   messageQuota?: (context: ServerContext, count: number) => MaybePromise<void>;
-  graphiql?: boolean;
+  /** GraphiQL, served at the endpoint to browsers; null: off. */
+  graphiql?: GraphiQLPage | null;
   introspection?: boolean;
   /** Production hides "Did you mean …?" hints, which leak the schema when introspection is off. */
   production?: boolean;
@@ -81,7 +69,7 @@ export async function createGraphQL({
   documents,
   schema,
   messageQuota,
-  graphiql = true,
+  graphiql = null,
   introspection = true,
   production = false,
   trustedDocuments = null,
@@ -131,9 +119,10 @@ export async function createGraphQL({
     // Only CORS_ORIGINS decides, through @fastify/cors on both faces.
     cors: false,
     landingPage: false,
-    graphiql: graphiql ? { title: 'Petstore Gateway GraphiQL', defaultQuery: GRAPHIQL_DEFAULT_QUERY } : false,
-    // The self-contained GraphiQL: no CDN, so it works offline and behind strict networks.
-    ...(graphiql ? { renderGraphiQL: await loadGraphiQLRenderer() } : {}),
+    // The self-contained GraphiQL (no CDN: it works offline and behind strict networks), as a
+    // small page and long-lived assets (graphiql-page.ts).
+    graphiql: graphiql !== null,
+    ...(graphiql ? { renderGraphiQL: () => graphiql.html() } : {}),
     logging: yogaLogger(log),
     plugins,
   });

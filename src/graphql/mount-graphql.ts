@@ -17,12 +17,16 @@ import { yogaWholePath } from './yoga-whole-path.ts';
 import type { KeyVerifier } from '../services/api-keys/index.ts';
 import type { MaybePromise } from '../services/maybe-promise.ts';
 import { noneMatchHits } from '../http/entity-tag.ts';
-import { precompressedPage } from '../http/precompressed-page.ts';
+import { precompressed } from '../http/precompressed.ts';
+import type { SendPrecompressed } from '../http/precompressed.ts';
+import { GRAPHQL_ROUTE } from '../http/graphql-route.ts';
+import { graphiqlPage } from './graphiql-page.ts';
+import type { GraphiQLPage } from './graphiql-page.ts';
 import { validatorHeaders } from '../http/use-conditional-get.ts';
 import type { ResponseStore, StoredAnswer } from '../http/response-store.ts';
 import { graphqlResponseCache } from './response-cache.ts';
 import type { CacheSlot } from './response-cache.ts';
-import { appVersion } from '../config/version.ts';
+import { buildSalt } from '../config/version.ts';
 import { NO_METRICS } from '../telemetry/metrics-types.ts';
 
 /**
@@ -31,7 +35,9 @@ import { NO_METRICS } from '../telemetry/metrics-types.ts';
  */
 const DOCUMENT_CACHE_BYTES = 32 * 1024 * 1024;
 
-export interface MountGraphQLOptions extends Omit<GraphQLOptions, 'log' | 'documents' | 'schema'> {
+export interface MountGraphQLOptions extends Omit<GraphQLOptions, 'log' | 'documents' | 'schema' | 'graphiql'> {
+  /** GraphiQL for browsers at the endpoint, its assets under `<endpoint>/assets/`. */
+  graphiql?: boolean;
   /** Plain JSON POSTs go from Fastify's parsed body straight to Yoga's operation pipeline (fast-path.ts). */
   fastPath?: boolean;
   /** Checks the keys of WebSocket connections (graphql-ws), which no HTTP hook sees. */
@@ -45,12 +51,14 @@ export interface MountGraphQLOptions extends Omit<GraphQLOptions, 'log' | 'docum
 /** Serves Yoga at /graphql (GET and POST, and subscriptions over WebSocket) inside the Fastify app, beside REST. */
 export async function mountGraphQL(
   app: FastifyInstance,
-  { fastPath = true, verifier, rateLimit, responseCache: kept = null, ...options }: MountGraphQLOptions,
+  { fastPath = true, verifier, rateLimit, responseCache: kept = null, graphiql: withGraphiQL = true, ...options }: MountGraphQLOptions,
 ): Promise<void> {
   const documents = documentParser({ maxCacheBytes: DOCUMENT_CACHE_BYTES });
   (options.metrics ?? NO_METRICS).observe({ documents: documents.cachedBytes });
   const schema = petstoreSchema();
-  const yoga = await createGraphQL({ ...options, documents, schema, log: app.log });
+  const graphiql = withGraphiQL ? graphiqlPage(`${GRAPHQL_ROUTE}/assets`) : null;
+  const yoga = await createGraphQL({ ...options, documents, schema, graphiql, log: app.log });
+  if (graphiql) mountGraphiQLAssets(app, graphiql);
   const trusted = trustedDocumentsPolicy(options.production ?? false, options.trustedDocuments ?? null);
   mountGraphQLWs(app, yoga, { verifier, trusted, rateLimit });
   const responseCache = kept
@@ -60,7 +68,7 @@ export async function mountGraphQL(
         schema,
         trusted,
         documents,
-        salt: appVersion().version,
+        salt: buildSalt(),
         metrics: options.metrics ?? NO_METRICS,
       })
     : null;
@@ -124,13 +132,29 @@ async function plainJsonText(response: Response): Promise<string | null> {
   return response.status === 200 && /^application\/(graphql-response\+)?json/.test(type) ? response.text() : null;
 }
 
-let graphiql: { html: string; send: ReturnType<typeof precompressedPage> } | undefined;
+const pages = new WeakMap<FastifyReply['server'], { html: string; send: SendPrecompressed }>();
 
-/** GraphiQL's page (rendered once by Yoga), compressed once, revalidated by its ETag. */
+/** GraphiQL's page, a few hundred bytes: a browser keeps it and asks again with If-None-Match. */
 function sendGraphiQL(req: FastifyRequest, reply: FastifyReply, html: string): Promise<FastifyReply> {
-  if (graphiql?.html !== html) graphiql = { html, send: precompressedPage(html) };
-  // Self-contained (no asset of its own to cache for long): a browser keeps it and asks with If-None-Match.
-  return graphiql.send(req, reply, 'public, no-cache');
+  let page = pages.get(reply.server);
+  if (page?.html !== html) pages.set(reply.server, (page = { html, send: precompressed(html, 'text/html; charset=utf-8') }));
+  return page.send(req, reply, 'no-cache');
+}
+
+/**
+ * GraphiQL's scripts, styles and icon, named by their content's hash: kept a year and never asked
+ * for again, whatever is POSTed to /graphql. Static, so not counted against any budget.
+ */
+function mountGraphiQLAssets(app: FastifyInstance, page: GraphiQLPage): void {
+  app.get<{ Params: { name: string } }>(
+    `${GRAPHQL_ROUTE}/assets/:name`,
+    { schema: { hide: true }, config: { asset: true } },
+    async (req, reply) => {
+      const send = await page.asset(req.params.name);
+      if (!send) throw new AppError('NOT_FOUND', `No GraphiQL asset ${req.params.name}: the page names its assets; reload it.`);
+      return send(req, reply, 'public, max-age=31536000, immutable');
+    },
+  );
 }
 
 const STREAM_ONLY = new AppError(

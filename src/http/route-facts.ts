@@ -8,6 +8,12 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Marks a balancer's health probe. */
     probe?: boolean;
+    /**
+     * A page's static asset (the docs page's scripts and styles, GraphiQL's): served from memory,
+     * kept by browsers, and not counted against any rate-limit budget, so loading the pages does
+     * not spend what an address without a key may ask of the API.
+     */
+    asset?: boolean;
   }
 }
 

@@ -36,7 +36,7 @@ export interface IdentifyOptions {
  * The app-wide onRequest hook: identify the caller, then count the request, per key or per
  * address when there is no valid key. Every route is counted, unknown paths and 405s
  * included, so floods of bad keys or junk paths are limited like everything else; only
- * health probes are not. No await when the key was verified recently.
+ * health probes and the pages' static assets are not. No await when the key was verified recently.
  */
 export function identifyAndCount({
   verifier,
@@ -44,10 +44,12 @@ export function identifyAndCount({
 }: IdentifyOptions): (request: FastifyRequest, reply: FastifyReply) => Promise<void> {
   return async (request, reply) => {
     // Read once per request (routeOptions builds an object per read); the access line reads the flag.
-    if (request.routeOptions.config.probe) {
+    const { config } = request.routeOptions;
+    if (config.probe) {
       request.probe = true;
       return;
     }
+    if (config.asset) return;
     const pending = identify(verifier, request);
     if (pending) await pending;
     const counting = rateLimit(request, reply);

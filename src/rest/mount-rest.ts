@@ -6,7 +6,7 @@ import { idempotencyHooks } from '../http/idempotency-hooks.ts';
 import type { RateLimitChecks } from '../http/rate-limit-checks.ts';
 import { requireKey } from '../http/use-authentication.ts';
 import { useConditionalGet } from '../http/use-conditional-get.ts';
-import { appVersion } from '../config/version.ts';
+import { buildSalt } from '../config/version.ts';
 import { strictAjv } from '../services/validation/validator.ts';
 import { compileParamValidator } from './param-validator.ts';
 import { useOpenApi } from './plugins/use-openapi.ts';
@@ -42,7 +42,7 @@ export async function mountRest(app: FastifyInstance, { db, config, limits }: Re
   const linkBase = config.publicBaseUrl ?? '/v1';
   await app.register(async (keyed) => {
     keyed.addHook('onRequest', requireKey);
-    useConditionalGet(keyed, { db, salt: `${appVersion().version}|${linkBase}` });
+    useConditionalGet(keyed, { db, salt: `${buildSalt()}|${linkBase}` });
     await keyed.register(petsRoutes, { prefix: '/v1', db, linkBase, idempotent });
     await keyed.register(storeOrdersRoutes, { prefix: '/v1', db, linkBase, idempotent });
     await keyed.register(keysRoutes, { prefix: '/v1', db });

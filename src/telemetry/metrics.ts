@@ -24,6 +24,8 @@ export interface MetricsOptions {
   /** `sqlite` or `postgresql` (OpenTelemetry's db.system.name). */
   dbSystem: string;
   version: string;
+  /** The source revision of this build (config/version.ts). */
+  revision: string;
   /** Distinct GraphQL operation names that may earn labels; the rest are counted as `(other)`. */
   maxOperationNames: number;
   /** Operation names labeled from the start (the trusted documents'). */
@@ -39,17 +41,25 @@ export interface MetricsOptions {
  * semantic conventions where one exists (docs/observability.md lists them with their labels).
  * One registry per app: tests build many apps in one process.
  */
-export function createMetrics({ dbSystem, version, maxOperationNames, knownOperationNames, faceOf, gc }: MetricsOptions): Metrics {
+export function createMetrics({
+  dbSystem,
+  version,
+  revision,
+  maxOperationNames,
+  knownOperationNames,
+  faceOf,
+  gc,
+}: MetricsOptions): Metrics {
   const registry = new Registry();
   const registers = [registry];
   const runtime = processMetrics(registry, { gc });
   new Gauge({
     name: 'petstore_build_info',
-    help: 'This release and the database it runs on.',
-    labelNames: ['version', 'db_system_name'],
+    help: 'This release, the source revision it was built from, and the database it runs on.',
+    labelNames: ['version', 'revision', 'db_system_name'],
     registers,
   })
-    .labels({ version, db_system_name: dbSystem })
+    .labels({ version, revision, db_system_name: dbSystem })
     .set(1);
 
   const register = <T extends { name: string }>(metric: T): T => registerIn(registry, metric);

@@ -37,7 +37,7 @@ function operationNamesIn(documents: ReadonlyMap<string, string> | null): string
 
 /** Metrics and traces as configured, and the database's statements watched for either. */
 export async function startTelemetry(config: Config, database: OpenDatabase): Promise<Telemetry> {
-  const { version } = appVersion();
+  const { version, revision } = appVersion();
   const dbSystem = database.engine === 'postgres' ? 'postgresql' : 'sqlite';
   const metrics =
     config.metrics.port === null
@@ -45,12 +45,13 @@ export async function startTelemetry(config: Config, database: OpenDatabase): Pr
       : createMetrics({
           dbSystem,
           version,
+          revision,
           maxOperationNames: config.metrics.maxOperationNames,
           knownOperationNames: operationNamesIn(config.trustedDocuments),
           gc: config.metrics.gc,
           faceOf: (route) => (route === GRAPHQL_ROUTE ? 'graphql' : 'rest'),
         });
-  const tracing = config.tracing.exporter ? await startTracing(config.tracing, version) : null;
+  const tracing = config.tracing.exporter ? await startTracing(config.tracing, version, revision) : null;
   if (metrics.enabled || tracing) database.observe(watchStatements(metrics, dbSystem, tracing !== null));
   return { metrics, tracing };
 }

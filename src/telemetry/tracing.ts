@@ -12,7 +12,7 @@ export interface Tracing {
  * exporter reads its own settings (OTEL_EXPORTER_OTLP_ENDPOINT, _HEADERS, _TIMEOUT, …).
  * Tracing is process-wide: one app per process turns it on.
  */
-export async function startTracing(config: TracingConfig, version: string): Promise<Tracing> {
+export async function startTracing(config: TracingConfig, version: string, revision: string): Promise<Tracing> {
   const [{ context, propagation, trace }, sdk, { AsyncLocalStorageContextManager }, { W3CTraceContextPropagator }, resources] =
     await Promise.all([
       import('@opentelemetry/api'),
@@ -30,7 +30,13 @@ export async function startTracing(config: TracingConfig, version: string): Prom
   // Ours first, then what OTEL_RESOURCE_ATTRIBUTES and OTEL_SERVICE_NAME say, which win.
   const resource = resources
     .defaultResource()
-    .merge(resources.resourceFromAttributes({ 'service.name': config.serviceName, 'service.version': version }))
+    .merge(
+      resources.resourceFromAttributes({
+        'service.name': config.serviceName,
+        'service.version': version,
+        'vcs.ref.head.revision': revision,
+      }),
+    )
     .merge(resources.detectResources({ detectors: [resources.envDetector] }));
   const ratio = new sdk.TraceIdRatioBasedSampler(config.samplerRatio);
   const roots = {

@@ -1,9 +1,10 @@
 import { describe, expect } from '../helpers/fixtures.ts';
+import { total } from '../helpers/exposition.ts';
 import { browserIt as it } from '../helpers/browser.ts';
 
 const PRODUCTION = 'https://api.example.test/v1';
 const STAGING = 'https://staging.api.example.test/v1';
-it.override('appEnv', { PRODUCTION_BASE_URL: PRODUCTION, STAGING_BASE_URL: STAGING });
+it.override('appEnv', { PRODUCTION_BASE_URL: PRODUCTION, STAGING_BASE_URL: STAGING, METRICS_PORT: '0' });
 
 let origin: string;
 it.beforeAll(async ({ t }) => {
@@ -34,6 +35,32 @@ describe('GraphiQL in a real browser', () => {
     expect(text).toMatch(/"status": "available"/);
     expect(text).not.toMatch(/"errors"/);
     expect(offsite).toEqual([]);
+  }, 180_000);
+
+  it('is cheap to revisit after running a query: the browser fetches the small page again, never the editor', async ({ t, browser }) => {
+    const requestsTo = async (route: string) =>
+      total(await t.scrape(), 'http_server_request_duration_seconds_count', { http_route: route, http_request_method: 'GET' });
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    const [pagesBefore, assetsBefore] = [await requestsTo('/graphql'), await requestsTo('/graphql/assets/{name}')];
+    await page.goto(`${origin}/graphql`);
+    await page.getByRole('button', { name: /Execute query/ }).waitFor({ timeout: 60_000 });
+    const assetsLoaded = (await requestsTo('/graphql/assets/{name}')) - assetsBefore;
+    expect(assetsLoaded).toBeGreaterThanOrEqual(2);
+    // A query POSTed to /graphql, as GraphiQL sends it: browsers drop their copy of /graphql on that.
+    const answered = await page.evaluate(async (key) => {
+      const res = await fetch('/graphql', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+        body: JSON.stringify({ query: '{ pets { totalCount } }' }),
+      });
+      return res.status;
+    }, t.key);
+    expect(answered).toBe(200);
+    await page.goto(`${origin}/graphql`);
+    await page.getByRole('button', { name: /Execute query/ }).waitFor({ timeout: 60_000 });
+    // The page twice; its assets once: the second visit took them from the browser's cache.
+    expect((await requestsTo('/graphql')) - pagesBefore).toBeGreaterThanOrEqual(2);
+    expect((await requestsTo('/graphql/assets/{name}')) - assetsBefore).toBe(assetsLoaded);
   }, 180_000);
 
   it('shows the REST docs (Swagger UI) under their Content-Security-Policy', async ({ browser }) => {

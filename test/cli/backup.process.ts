@@ -88,3 +88,16 @@ describe.runIf(ENGINE === 'sqlite')('petstore backup, while the server serves wr
     expect(await restored.stop()).toBe(0);
   });
 });
+
+describe.runIf(ENGINE === 'postgres')('petstore backup on PostgreSQL', { timeout: 300_000 }, () => {
+  it('refuses, pointing at pg_dump, and exits: a cron job calling it does not hang', async ({ databaseUrl, tmp }) => {
+    const env = { DATABASE_URL: databaseUrl };
+    // On a migrated database, where the key-change poll finds its table (it once kept the process alive).
+    expect((await petstoreAsync(['migrate'], env)).status).toBe(0);
+    const refused = await petstoreAsync(['backup', join(tmp, 'copy.db')], env, 60_000);
+    expect(refused.stderr).toMatch(/is backed up with pg_dump: see "Backup and restore" in docs\/operations\.md/);
+    // Killed by the time limit, it would have no status.
+    expect(refused.status).toBe(1);
+    expect(existsSync(join(tmp, 'copy.db'))).toBe(false);
+  });
+});

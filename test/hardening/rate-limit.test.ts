@@ -26,6 +26,25 @@ describe('rate limiting', () => {
     expect((await t.app.inject({ url: '/v1/pets', headers: { authorization: `Bearer ${other.key}` } })).statusCode).toBe(200);
   });
 
+  it("does not count the docs page's and GraphiQL's static assets against an address's budget without a key", async ({ makeApp }) => {
+    const t = await makeApp({ UNAUTHENTICATED_RATE_LIMIT_PER_MINUTE: '3' });
+    const page = await t.app.inject({ url: '/graphql', headers: { accept: 'text/html' } });
+    const graphiqlAssets = [...page.body.matchAll(/(?:src|href)="(\/graphql\/assets\/[^"]+)"/g)].map((m) => m[1] ?? '');
+    const docsAssets = ['/v1/docs/static/swagger-ui-bundle.js', '/v1/docs/static/swagger-ui.css', '/v1/docs/static/swagger-initializer.js'];
+    // Ten page loads' worth of assets from one address, none with a key.
+    for (let load = 0; load < 10; load++) {
+      for (const url of [...graphiqlAssets, ...docsAssets]) {
+        const res = await t.app.inject({ url });
+        expect(res.statusCode, url).toBe(200);
+        expect(res.headers.ratelimit, url).toBeUndefined();
+      }
+    }
+    // The page itself counted once; the address's budget is otherwise whole.
+    const api = await t.app.inject({ url: '/v1/pets' });
+    expect(api.statusCode).toBe(401);
+    expect(api.headers.ratelimit).toMatch(/^"per-address-without-key";r=1;/);
+  });
+
   it('counts a GraphQL operation like a REST request, against the same quota', async ({ makeApp }) => {
     const t = await makeApp({ RATE_LIMIT_PER_MINUTE: '3' });
     await t.call({ url: '/v1/pets' });

@@ -43,7 +43,8 @@ describe('a production install', { timeout: 900_000 }, () => {
   }) => {
     const dir = join(tmp, 'petstore');
     copyProject(dir);
-    const install = sh(dir, 'npm ci && npm run build && npm prune --omit=dev');
+    // A clone has git, this copy does not: the revision comes as a build from an archive gives it.
+    const install = sh(dir, 'npm ci && npm run build && npm prune --omit=dev', { PETSTORE_REVISION: 'abc123def456' });
     expect(install.status, install.out).toBe(0);
     for (const dev of ['typescript', 'tsx', 'vitest', '@graphql-codegen/cli'])
       expect(existsSync(join(dir, 'node_modules', dev)), dev).toBe(false);
@@ -51,7 +52,8 @@ describe('a production install', { timeout: 900_000 }, () => {
 
     const env = { DATABASE_URL: databaseUrl, NODE_ENV: 'production', LOG_LEVEL: 'info' };
     const version = sh(dir, 'npx petstore --version', env);
-    expect(version.stdout.trim()).toMatch(/^petstore-gateway \d+\.\d+\.\d+$/);
+    // Recorded at build time (dist/build-info.json), so it is known where it runs, with no git and no setting.
+    expect(version.stdout.trim()).toMatch(/^petstore-gateway \d+\.\d+\.\d+ \(revision abc123def456\)$/);
     const fresh = sh(dir, 'npx petstore migrate --check', env);
     expect(fresh.status, fresh.out).toBe(3);
     expect(fresh.out).toMatch(/^0001-initial +pending$/m);
@@ -82,9 +84,11 @@ describe('a production install', { timeout: 900_000 }, () => {
     // npm's own lines (the script it runs) aside, stdout is the server's JSON lines.
     const lines = stdout.split('\n').filter((line) => line.startsWith('{'));
     expect(lines.map((line) => JSON.parse(line) as { msg: string })).toContainEqual(
-      expect.objectContaining({ msg: 'ready', engine: ENGINE, migration: LATEST_MIGRATION }),
+      expect.objectContaining({ msg: 'ready', engine: ENGINE, migration: LATEST_MIGRATION, revision: 'abc123def456' }),
     );
     expect(stdout).toMatch(/"msg":"shutting down"/);
+    // A graceful stop says it is done, last.
+    expect(JSON.parse(lines.at(-1) ?? '{}')).toMatchObject({ msg: 'stopped' });
 
     // The systemd unit's command line and environment file, with this install in place of
     // /opt/petstore: it serves, and SIGTERM stops it cleanly (exit 0; the server's own deadline exits 1).
@@ -99,7 +103,8 @@ describe('a production install', { timeout: 900_000 }, () => {
     const [unitEnvName, unitEnvValue] = setting('Environment').split('=') as [string, string];
     const [command = '', ...args] = setting('ExecStart').replaceAll('/opt/petstore', dir).split(' ');
     const unitPort = await freePort();
-    const service = spawn(command === '/usr/bin/node' ? process.execPath : command, args, {
+    expect([command, args[0]]).toEqual(['/usr/bin/env', 'node']);
+    const service = spawn(command, args, {
       cwd: setting('WorkingDirectory').replace('/opt/petstore', dir),
       env: {
         ...envFile,
@@ -107,7 +112,9 @@ describe('a production install', { timeout: 900_000 }, () => {
         DATABASE_URL: databaseUrl,
         PORT: String(unitPort),
         HOST: '127.0.0.1',
-        PATH: process.env.PATH,
+        // systemd's default PATH, with the folder of the Node that ran npm ci first: the override
+        // the unit's comment gives for a Node outside /usr/local/bin and /usr/bin.
+        PATH: `${dirname(process.execPath)}:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin`,
       },
     });
     let serviceErr = '';

@@ -1,4 +1,7 @@
 import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
@@ -27,5 +30,40 @@ describe('the SQLite driver as installed, on this Node', { timeout: 120_000 }, (
     expect(run.signal, hint).toBeNull();
     expect(run.status, hint).toBe(0);
     expect(run.stdout).toBe('churned 2000\n');
+  });
+});
+
+/** A Node on this machine of another ABI than the one running the suite (which built the addon): CI's others, or the machine's. */
+function otherNode(): string | null {
+  const candidates = ['22', '24']
+    .map((v) => join(ROOT, `.ci/node/node_modules/node-${v}/bin/node`))
+    .concat(['/usr/bin/node', '/usr/local/bin/node']);
+  for (const node of candidates) {
+    if (!existsSync(node)) continue;
+    const abi = spawnSync(node, ['-p', 'process.versions.modules'], { encoding: 'utf8' }).stdout.trim();
+    if (abi !== '' && abi !== process.versions.modules) return node;
+  }
+  return null;
+}
+
+describe('the SQLite driver built for another Node', () => {
+  const node = otherNode();
+  it.runIf(node !== null)('makes the CLI name the mismatch and the fix, not the database path', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'petstore-abi-'));
+    try {
+      const run = spawnSync(node ?? '', [join(ROOT, 'bin/petstore.js'), 'migrate'], {
+        cwd: ROOT,
+        encoding: 'utf8',
+        env: { ...process.env, DATABASE_URL: join(dir, 'petstore.db') },
+        timeout: 100_000,
+      });
+      expect(run.status).toBe(1);
+      expect(run.stderr).toMatch(
+        /^petstore: cannot load the SQLite driver \(better-sqlite3\): it was built for another Node \(NODE_MODULE_VERSION \d+\) than this one, v[\d.]+ \(NODE_MODULE_VERSION \d+\)\. Rebuild it with the Node that runs the server: `npm rebuild better-sqlite3`/,
+      );
+      expect(run.stderr).not.toMatch(/writable location|DATABASE_URL=/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,3 +1,4 @@
+import { appVersion } from '../../src/config/version.ts';
 import { MIN_RENDER_INTERVAL_MS } from '../../src/telemetry/metrics-listener.ts';
 import { RUNS_BEFORE_LABEL } from '../../src/telemetry/operation-names.ts';
 import { createHash } from 'node:crypto';
@@ -169,7 +170,9 @@ describe('metrics (METRICS_PORT set)', () => {
       Math.ceil((Date.now() - firstSentAt) / 1000) + 1,
     );
     expect(total(text, 'petstore_subscriptions_open')).toBe(1);
-    expect(total(text, 'petstore_build_info', { db_system_name: DB_SYSTEM })).toBe(1);
+    expect(
+      total(text, 'petstore_build_info', { db_system_name: DB_SYSTEM, version: appVersion().version, revision: appVersion().revision }),
+    ).toBe(1);
     expect(has(await t.scrape(), 'nodejs_gc_duration_seconds_count')).toBe(false);
     for (const name of [
       'process_resident_memory_bytes',

@@ -99,5 +99,10 @@ export function openPostgres({ url, poolSize, statementTimeoutMs, lockTimeoutMs,
     backup: async () => {
       throw new Error(`${label} is backed up with pg_dump: see "Backup and restore" in docs/operations.md.`);
     },
+    async close() {
+      clearInterval(timer);
+      await db.destroy();
+      if (!pool.ending) await pool.end();
+    },
   };
 }

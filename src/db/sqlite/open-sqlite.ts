@@ -39,8 +39,9 @@ export function openSqlite({ url, lockTimeoutMs }: DatabaseConfig): OpenDatabase
   // process's lock itself, without blocking, for up to lockTimeoutMs.
   sqlite.pragma('busy_timeout = 0');
   const watch: ObserverSlot = { observer: null };
+  const db = new Kysely<Database>({ dialect: new PetstoreSqliteDialect(sqlite, { lockTimeoutMs, watch }) });
   return {
-    db: new Kysely<Database>({ dialect: new PetstoreSqliteDialect(sqlite, { lockTimeoutMs, watch }) }),
+    db,
     observe: (observer) => void (watch.observer = observer),
     dataVersion: sqliteDataVersion(sqlite),
     // Its counters were read at open, and this connection's own writes are counted per call.
@@ -52,6 +53,10 @@ export function openSqlite({ url, lockTimeoutMs }: DatabaseConfig): OpenDatabase
     backup: async (target) => {
       if (file === ':memory:') throw new Error('the database is in memory (DATABASE_URL=:memory:): there is nothing to back up.');
       sqliteBackup(sqlite, target);
+    },
+    async close() {
+      await db.destroy();
+      if (sqlite.open) sqlite.close();
     },
   };
 }

@@ -21,6 +21,8 @@ function errnoReason(error: unknown): string | null {
  * SQLite itself only says "unable to open database file"; the file system says why.
  */
 export function sqliteOpenFailure(file: string, error: unknown): Error {
+  const driver = driverLoadFailure(error);
+  if (driver) return driver;
   const what = `cannot open the SQLite database '${file}' (DATABASE_URL)`;
   let reason: string;
   if (isFolder(file)) {
@@ -32,6 +34,23 @@ export function sqliteOpenFailure(file: string, error: unknown): Error {
     reason += `; choose a writable location, e.g. DATABASE_URL=./data/petstore.db`;
   }
   return new Error(`${what}: ${reason}.`, { cause: error });
+}
+
+/**
+ * The SQLite driver's compiled part could not be loaded: nothing to do with the file. Most often
+ * it was built by another Node than the one running (npm ci under one Node, the server under
+ * another, as a systemd unit naming a different node can do).
+ */
+function driverLoadFailure(error: unknown): Error | null {
+  if (!(error instanceof Error) || !('code' in error) || error.code !== 'ERR_DLOPEN_FAILED') return null;
+  const versions = /NODE_MODULE_VERSION (\d+)[\s\S]*NODE_MODULE_VERSION (\d+)/.exec(error.message);
+  const why = versions
+    ? `it was built for another Node (NODE_MODULE_VERSION ${versions[1]}) than this one, ${process.version} (NODE_MODULE_VERSION ${versions[2]})`
+    : `its compiled part does not load (${error.message.split('\n')[0] ?? ''})`;
+  return new Error(
+    `cannot load the SQLite driver (better-sqlite3): ${why}. Rebuild it with the Node that runs the server: \`npm rebuild better-sqlite3\` (or \`npm ci\`), with that node first on PATH (docs/operations.md, Which Node).`,
+    { cause: error },
+  );
 }
 
 function isFolder(path: string): boolean {

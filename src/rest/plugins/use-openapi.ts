@@ -87,6 +87,10 @@ export async function useOpenApi(app: FastifyInstance, config: Config): Promise<
   // them a day before it asks again (with If-None-Match / If-Modified-Since, answered 304). The
   // hook lives in the docs page's own context, so no other route runs it.
   await app.register(async (docs) => {
+    // Its scripts and styles are static: not counted against any budget (route-facts.ts, asset).
+    docs.addHook('onRoute', (route) => {
+      if (route.url === `${DOCS_PREFIX}/*` || route.url.startsWith(DOCS_ASSETS)) route.config = { ...route.config, asset: true };
+    });
     docs.addHook('onSend', async (request, reply, payload) => {
       if (reply.statusCode === 200 && request.url.startsWith(DOCS_ASSETS)) reply.header('Cache-Control', DOCS_ASSETS_CACHE_CONTROL);
       return payload;
