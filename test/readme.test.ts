@@ -3,6 +3,8 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from './helpers/fixtures.ts';
 import { KEY_CHANGES_POLL_MS } from '../src/db/data-version.ts';
 import { errorCatalogue } from '../src/errors/index.ts';
+import { appVersion } from '../src/config/version.ts';
+import { migrations } from '../src/db/migrations/index.ts';
 import { KEY_USAGE_FLUSH_MS } from '../src/services/api-keys/key-usage.ts';
 
 const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
@@ -83,6 +85,15 @@ describe('the docs state the key-change bound and the key-usage flush as the cod
 });
 
 describe('docs/rest-api.md', () => {
+  it("shows the ready line as the server prints it, at this release's latest migration", () => {
+    const operations = readFileSync(new URL('../docs/operations.md', import.meta.url), 'utf8');
+    const example = /`(\{"msg":"ready"[^`]*\})`/.exec(operations)?.[1] ?? '{}';
+    const ready = JSON.parse(example) as Record<string, unknown>;
+    expect(Object.keys(ready)).toEqual(['msg', 'version', 'revision', 'engine', 'migration', 'address', 'tracing']);
+    expect(ready.migration).toBe(Object.keys(migrations.sqlite).at(-1));
+    expect(ready.version).toBe(appVersion().version);
+  });
+
   it('lists exactly the error codes of the catalogue, each with its status', () => {
     const rows = [...restApi.matchAll(/^\|\s*`([A-Z_]+)`\s*\|\s*(\d{3})\s*\|/gm)].map((m) => [m[1], Number(m[2])]);
     expect(rows).toEqual(Object.entries(errorCatalogue).map(([code, { status }]) => [code, status]));

@@ -122,7 +122,7 @@ describe('a production install', { timeout: 900_000 }, () => {
     const serviceExited = new Promise<number | null>((resolve) => service.once('exit', (code) => resolve(code)));
     await expect
       .poll(() => serviceErr, { timeout: 60_000, interval: 100 })
-      .toMatch(new RegExp(`is ready at .*version \\S+, .*schema at ${LATEST_MIGRATION}`));
+      .toMatch(new RegExp(`is ready at .*version \\S+ \\(revision abc123def456\\), .*schema at ${LATEST_MIGRATION}`));
     expect((await fetch(`http://127.0.0.1:${unitPort}/readyz`)).status).toBe(200);
     service.kill('SIGTERM');
     expect(await serviceExited).toBe(0);

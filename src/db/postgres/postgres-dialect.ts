@@ -126,7 +126,8 @@ class PostgresDriver implements Driver {
 
   async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
     const isolation = settings.isolationLevel ? ` isolation level ${settings.isolationLevel}` : '';
-    await connection.executeQuery(CompiledQuery.raw(`start transaction${isolation}`));
+    // BEGIN, as SQLite's: statements are counted and traced by their first word on both engines.
+    await connection.executeQuery(CompiledQuery.raw(`begin${isolation}`));
   }
 
   async commitTransaction(connection: DatabaseConnection): Promise<void> {
