@@ -16,6 +16,7 @@ import type { Status } from './bench-load.ts';
 import type { LoadSettings, Request, Run } from './bench-load.ts';
 import { buildProject, startFloor, startProject, startYogaCeiling } from './bench-servers.ts';
 import { compareBuilds } from './compare-builds.ts';
+import { commentPadded, doublingChain, wideSpreads } from './abusive-documents.ts';
 
 const { values } = parseArgs({
   options: {
@@ -275,6 +276,28 @@ async function scale(dir: string, databases: BenchDatabase[], failures: string[]
     load({ server: big, request: health, key: scaleDb.key }, duration, 2, 1),
     load({ server: big, request: graphQLRuns[2]?.[1] ?? health, key: scaleDb.key }, duration, 2, 4),
   ]);
+  // The documents that once stalled an instance, each refused (4xx) while /healthz is timed beside.
+  const abusive: [string, Request][] = [
+    [
+      'a fragment chain doubling 24 times, with a key',
+      { ...gql(doublingChain(24)), headers: { accept: 'application/graphql-response+json' } },
+    ],
+    [
+      '161^3 fragment spreads, no key',
+      { ...gql(wideSpreads(2, 161)), auth: false, headers: { accept: 'application/graphql-response+json' } },
+    ],
+    ['a 60 kB comment, no key', { ...gql(commentPadded(60_000)), auth: false, headers: { accept: 'application/graphql-response+json' } }],
+    ['a 1 MB comment, no key (over the body limit)', { ...gql(commentPadded(1_000_000)), auth: false }],
+  ];
+  const healthBeside: [string, Run, Run][] = [];
+  for (const [label, request] of abusive) {
+    const [beside, sent] = await Promise.all([
+      load({ server: big, request: health, key: scaleDb.key }, duration, 2, 1),
+      load({ server: big, request, key: scaleDb.key }, duration, 4, 4),
+    ]);
+    healthBeside.push([label, beside, sent]);
+    if (sent.errors + sent.unexpected > 0 || beside.errors + beside.unexpected > 0) failures.push(`/healthz beside ${label}`);
+  }
   await big.stop();
   console.log(`\nScale (${scalePets} pets), GraphQL, mean latency:`);
   console.log(`  page + totalCount / page:   ${ratioOf(latency, 'GraphQL page + totalCount', 'GraphQL page')}`);
@@ -282,6 +305,11 @@ async function scale(dir: string, databases: BenchDatabase[], failures: string[]
   console.log(
     `  /healthz while 4 connections send them: mean ${fmt(healthBusy.mean, 2)} ms, p99 ${healthBusy.p99} ms (alone: mean ${fmt(healthAlone.mean, 2)} ms, p99 ${healthAlone.p99} ms)`,
   );
+  for (const [label, beside, sent] of healthBeside) {
+    console.log(
+      `  /healthz beside ${label} (4 connections, each refused): mean ${fmt(beside.mean, 2)} ms, p99 ${beside.p99} ms; ${fmt(sent.rps)} refusals/s at ${fmt(sent.cpu)} µs of CPU each`,
+    );
+  }
   const ratio = (deepLabel: string, firstLabel: string) => {
     const deepMs = latency[deepLabel] ?? 0;
     const firstMs = latency[firstLabel] ?? 0;

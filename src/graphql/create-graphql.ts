@@ -113,7 +113,7 @@ export async function createGraphQL({
     // Documents are remembered by `documents` (bounded by bytes), not by Yoga's cache of 1,024
     // texts of any size; validation results stay with each document.
     parserAndValidationCache: { documentCache: NOT_KEPT, errorCache: NOT_KEPT },
-    // Fastify already bounds the body (bodyLimit, 413 with the Error body). Yoga's own limit
+    // Fastify already bounds the body (the route's bodyLimit, 413). Yoga's own limit
     // would wrap every body in a TransformStream and a new Request, for nothing.
     maxRequestBodySize: false,
     // Only CORS_ORIGINS decides, through @fastify/cors on both faces.

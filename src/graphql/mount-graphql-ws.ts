@@ -18,6 +18,7 @@ import type { ServerContext } from './create-graphql.ts';
 import { GRAPHQL_ROUTE } from '../http/graphql-route.ts';
 import { documentText } from './plugins/use-trusted-documents.ts';
 import { documentIdOf } from './trusted-document-id.ts';
+import { GRAPHQL_LIMITS } from './graphql-limits.ts';
 import type { MaybePromise } from '../services/maybe-promise.ts';
 import type { TrustedDocumentsOptions } from './plugins/use-trusted-documents.ts';
 
@@ -25,8 +26,8 @@ type Yoga = YogaServerInstance<ServerContext, GraphQLContext>;
 /** Yoga's subscribe with every envelop plugin, carried to graphql-ws's subscribe in the root value. */
 type Subscriber = { subscribe: ReturnType<Yoga['getEnveloped']>['subscribe'] };
 
-/** The largest message a client may send: the size of an HTTP body. */
-const MAX_MESSAGE_BYTES = 1024 * 1024;
+/** The largest message a client may send: what a GraphQL body over HTTP may be. */
+const MAX_MESSAGE_BYTES = GRAPHQL_LIMITS.maxBodyBytes;
 
 export interface GraphQLWsOptions {
   verifier: KeyVerifier;

@@ -25,6 +25,7 @@ import type { GraphiQLPage } from './graphiql-page.ts';
 import { validatorHeaders } from '../http/use-conditional-get.ts';
 import type { ResponseStore, StoredAnswer } from '../http/response-store.ts';
 import { graphqlResponseCache } from './response-cache.ts';
+import { GRAPHQL_LIMITS } from './graphql-limits.ts';
 import type { CacheSlot } from './response-cache.ts';
 import { buildSalt } from '../config/version.ts';
 import { NO_METRICS } from '../telemetry/metrics-types.ts';
@@ -84,6 +85,8 @@ export async function mountGraphQL(
     onSend: idempotent.onSend,
     url: yoga.graphqlEndpoint,
     method: ['GET', 'POST'],
+    // Before a byte is parsed: 413 past it (graphql-limits.ts).
+    bodyLimit: GRAPHQL_LIMITS.maxBodyBytes,
     // GraphQL over HTTP has no HEAD: Yoga would refuse it after Fastify routed it, and OPTIONS's Allow would list it.
     exposeHeadRoute: false,
     // GraphQL is described by its schema (introspection, GraphiQL, docs/graphql.md), not by the REST document.

@@ -76,6 +76,18 @@ describe('every walk over a document is bounded before it runs', () => {
     },
   );
 
+  it("leaves introspection's own nesting to graphql-js's rule, which refuses a type graph walked in circles", async ({ t }) => {
+    // GraphiQL's introspection query nests a type reference seven levels: within every limit.
+    const typeRef = 'kind name ofType { kind name ofType { kind name ofType { kind name ofType { kind name ofType { kind name } } } } }';
+    expect((await graphql(t, `{ __schema { types { name fields { type { ${typeRef} } } } } }`)).res.statusCode).toBe(200);
+    // fields → type → fields …: each level multiplies the answer by a type's fields.
+    let circle = 'name';
+    for (let i = 0; i < 5; i++) circle = `fields { type { ${circle} } }`;
+    const { res, body } = await graphql(t, `{ __type(name: "Pet") { ${circle} } }`);
+    expect(res.statusCode).toBe(400);
+    expect(body.errors?.[0]?.message).toMatch(/Maximum introspection depth exceeded/);
+  });
+
   it('counts a fragment used twice once per spread, as the work it stands for', async ({ t }) => {
     // Twelve aliases in a fragment spread twice: 24, over the limit of 15.
     const aliases = Array.from({ length: 12 }, (_, i) => `a${i}: __typename`).join(' ');
@@ -103,8 +115,15 @@ describe('every walk over a document is bounded before it runs', () => {
 });
 
 describe('a document is at most 16 KiB, comments included, before anything parses it', () => {
-  it('refuses a small operation padded with a comment, without a key, naming the size', async ({ t }) => {
+  it('refuses a body over 64 KiB before reading it as JSON, with 413, without a key', async ({ t }) => {
     const query = `query Q { __typename } # ${'x'.repeat(1024 * 1024 - 100)}`;
+    const { res, body } = await graphql(t, query, undefined, {});
+    expect(res.statusCode).toBe(413);
+    expect(body.errors?.[0]?.extensions).toEqual({ code: 'PAYLOAD_TOO_LARGE', status: 413 });
+  });
+
+  it('refuses a small operation padded with a comment, without a key, naming the size', async ({ t }) => {
+    const query = `query Q { __typename } # ${'x'.repeat(GRAPHQL_LIMITS.maxBodyBytes - 1_000)}`;
     const { res, body } = await graphql(t, query, undefined, {});
     expect(res.statusCode).toBe(400);
     expect(body.data).toBeUndefined();

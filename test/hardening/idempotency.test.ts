@@ -54,20 +54,11 @@ describe('Idempotency-Key', () => {
 
   it('knows a retry whose JSON has the same members in another order: the same request, replayed', async ({ t }) => {
     const headers = { 'content-type': 'application/json', 'idempotency-key': 'reordered' };
-    const first = await t.call({
-      method: 'POST',
-      url: '/v1/pets',
-      headers,
-      payload: '{"name":"Ordered","categoryId":1,"status":"pending"}',
-    });
+    const send = (payload: string) => t.call({ method: 'POST', url: '/v1/pets', headers, payload });
+    const first = await send('{"name":"Ordered","categoryId":1,"status":"pending"}');
     expect(first.statusCode).toBe(201);
     const before = await t.count('pets');
-    const again = await t.call({
-      method: 'POST',
-      url: '/v1/pets',
-      headers,
-      payload: '{ "status": "pending", "categoryId": 1, "name": "Ordered" }',
-    });
+    const again = await send('{ "status": "pending", "categoryId": 1, "name": "Ordered" }');
     expect(again.statusCode).toBe(201);
     expect(again.headers['idempotent-replayed']).toBe('true');
     expect(again.body).toBe(first.body);
