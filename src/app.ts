@@ -101,7 +101,7 @@ export async function createApp({ config, database = openDatabase(config.databas
     metrics,
     tracing: traced,
   });
-  await mountRest(app, { db, config, limits });
+  await mountRest(app, { db, verifier, config, limits });
 
   const worker = startDelivery(db, config.delivery, app.log.child({ component: 'delivery' }), { metrics, tracing: traced });
   app.addHook('onClose', async () => {

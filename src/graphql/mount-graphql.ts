@@ -66,6 +66,7 @@ export async function mountGraphQL(
     ? graphqlResponseCache({
         ...kept,
         db: options.db,
+        verifier,
         schema,
         trusted,
         documents,

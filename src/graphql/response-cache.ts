@@ -2,10 +2,10 @@ import type { FastifyRequest } from 'fastify';
 import type { GraphQLSchema } from 'graphql';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/types.ts';
-import { unauthorized } from '../http/bearer-token.ts';
+import { requestVersions } from '../http/request-versions.ts';
+import type { KeyVerifier } from '../services/api-keys/index.ts';
 import { entityTag } from '../http/entity-tag.ts';
 import type { ResponseStore, StoredAnswer } from '../http/response-store.ts';
-import { readVersions } from '../services/versions/index.ts';
 import type { MaybePromise } from '../services/maybe-promise.ts';
 import type { Metrics } from '../telemetry/metrics-types.ts';
 import { cacheableReads } from './cacheable-query.ts';
@@ -45,6 +45,8 @@ export interface GraphQLResponseCache {
 
 export interface ResponseCacheOptions {
   db: Kysely<Database>;
+  /** Told of a key the versions read finds no longer working. */
+  verifier: KeyVerifier;
   store: ResponseStore;
   /** The trusted-documents policy Yoga applies: a request it would refuse gets no slot. */
   trusted: TrustedDocumentsOptions;
@@ -79,6 +81,7 @@ interface Params {
  */
 export function graphqlResponseCache({
   db,
+  verifier,
   store,
   trusted,
   documents,
@@ -107,9 +110,7 @@ export function graphqlResponseCache({
       }
       const reads = readsOf(parsed, operationName);
       if (reads === null) return null;
-      const versions = await readVersions(db, principal);
-      // The key stopped working since the key cache last looked: this read says so, and counts.
-      if (typeof versions === 'string') throw unauthorized(req.headers.authorization, versions === 'disabled');
+      const versions = await requestVersions(db, verifier, req, principal);
       const variables = typeof params.variables === 'string' ? params.variables : JSON.stringify(params.variables ?? null);
       const parts = [salt, document, operationName ?? '', variables, mediaType, String(principal.accountId)];
       for (const table of reads) parts.push(`${table}:${versions[table]}`);

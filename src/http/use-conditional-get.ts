@@ -1,9 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/types.ts';
-import { readVersions } from '../services/versions/index.ts';
+import type { KeyVerifier } from '../services/api-keys/index.ts';
 import type { VersionedTable } from '../services/versions/index.ts';
-import { unauthorized } from './bearer-token.ts';
+import { requestVersions } from './request-versions.ts';
 import { entityTag, noneMatchHits, varyOn } from './entity-tag.ts';
 
 /**
@@ -33,6 +33,8 @@ export const KEYED_CACHE_CONTROL = 'private, no-cache';
 
 export interface ConditionalGetOptions {
   db: Kysely<Database>;
+  /** Told of a key the versions read finds no longer working. */
+  verifier: KeyVerifier;
   /** What else every answer depends on (the release, the base URL of links): a change makes every old tag stale. */
   salt: string;
 }
@@ -46,7 +48,7 @@ export interface ConditionalGetOptions {
  * apart, and a client revalidating by date could be told 304 after a write it was told had
  * succeeded.
  */
-export function useConditionalGet(app: FastifyInstance, { db, salt }: ConditionalGetOptions): void {
+export function useConditionalGet(app: FastifyInstance, { db, verifier, salt }: ConditionalGetOptions): void {
   app.decorateRequest('entityTag', null);
   // Only the routes that declare validators get the hooks: every other route pays nothing.
   app.addHook('onRoute', (route) => {
@@ -61,9 +63,7 @@ export function useConditionalGet(app: FastifyInstance, { db, salt }: Conditiona
       const { principal } = request;
       if (principal === null) return;
       refuses?.(request);
-      const versions = await readVersions(db, principal);
-      // The key stopped working since the key cache last looked: this read says so, and counts.
-      if (typeof versions === 'string') throw unauthorized(request.headers.authorization, versions === 'disabled');
+      const versions = await requestVersions(db, verifier, request, principal);
       // A validator belongs to one URL (RFC 9110 §8.8.1), so the URL need not be in it; hashed,
       // so it shows nothing of the versions it names.
       const parts = [salt, perAccount ? String(principal.accountId) : '*'];

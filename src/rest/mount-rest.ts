@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Config } from '../config/load-config.ts';
 import type { Database } from '../db/types.ts';
+import type { KeyVerifier } from '../services/api-keys/index.ts';
 import { idempotencyHooks } from '../http/idempotency-hooks.ts';
 import type { RateLimitChecks } from '../http/rate-limit-checks.ts';
 import { requireKey } from '../http/use-authentication.ts';
@@ -20,12 +21,14 @@ import { NAMED_SCHEMAS, SIGNUP_SCHEMAS } from './schemas.ts';
 
 export interface RestOptions {
   db: Kysely<Database>;
+  /** The edge's key verifier: told of a key a request's versions read finds no longer working. */
+  verifier: KeyVerifier;
   config: Config;
   limits: RateLimitChecks;
 }
 
 /** The REST face: /v1 (contract), /messages (the quickstart), health probes, and the OpenAPI document and docs page. */
-export async function mountRest(app: FastifyInstance, { db, config, limits }: RestOptions): Promise<void> {
+export async function mountRest(app: FastifyInstance, { db, verifier, config, limits }: RestOptions): Promise<void> {
   // Query strings and path ids are checked as text first (param-validator.ts); bodies by the services' strict ajv.
   app.setValidatorCompiler(({ schema, httpPart }) =>
     httpPart === 'body' ? strictAjv.compile(schema) : compileParamValidator(schema as Parameters<typeof compileParamValidator>[0]),
@@ -42,7 +45,7 @@ export async function mountRest(app: FastifyInstance, { db, config, limits }: Re
   const linkBase = config.publicBaseUrl ?? '/v1';
   await app.register(async (keyed) => {
     keyed.addHook('onRequest', requireKey);
-    useConditionalGet(keyed, { db, salt: `${buildSalt()}|${linkBase}` });
+    useConditionalGet(keyed, { db, verifier, salt: `${buildSalt()}|${linkBase}` });
     await keyed.register(petsRoutes, { prefix: '/v1', db, linkBase, idempotent });
     await keyed.register(storeOrdersRoutes, { prefix: '/v1', db, linkBase, idempotent });
     await keyed.register(keysRoutes, { prefix: '/v1', db });

@@ -166,6 +166,8 @@ describe('conditional GET on REST (RFC 9110 §13)', () => {
       const after = await t.app.inject({ url: '/v1/pets', headers: bearer(key) });
       expectErrorBody(after, 'UNAUTHORIZED');
       expect(after.json().message).toBe('The API key is invalid or has been revoked.');
+      // What that read found, this instance's key cache now knows: a route with no versions read refuses the key too.
+      expectErrorBody(await t.app.inject({ url: '/v1/keys', headers: bearer(key) }), 'UNAUTHORIZED');
     } finally {
       await other.close();
     }

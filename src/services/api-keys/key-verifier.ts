@@ -21,6 +21,8 @@ export type KeyVerdict = Principal | 'disabled' | null;
 export interface KeyVerifier {
   /** Synchronous when the key was verified recently and nothing has been written since. */
   verify(key: string): MaybePromise<KeyVerdict>;
+  /** Stops trusting a key that a read elsewhere found revoked or disabled: its next request reads its row again. */
+  forget(keyId: number): void;
   close(): Promise<void>;
 }
 
@@ -99,6 +101,9 @@ export function createKeyVerifier(db: Kysely<Database>, dataVersion: DataVersion
       }
       onLookup?.(false);
       return lookUp(hash, slot, version);
+    },
+    forget(keyId) {
+      for (const [slot, entry] of verified) if (entry.principal.keyId === keyId) verified.delete(slot);
     },
     async close() {
       verified.clear();
