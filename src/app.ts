@@ -96,7 +96,6 @@ export async function createApp({ config, database = openDatabase(config.databas
     production: config.nodeEnv === 'production',
     trustedDocuments: config.trustedDocuments,
     jit: config.graphqlJit,
-    fastPath: config.graphqlFastPath,
     messageQuota: ({ req, reply }, count) => limits.message(req, reply, count),
     metrics,
     tracing: traced,

@@ -11,7 +11,6 @@ import type { LiveFeed } from '../services/live/live-feed.ts';
 import type { GraphQLContext } from './context.ts';
 import type { DocumentParser } from './parse-document.ts';
 import type { GraphiQLPage } from './graphiql-page.ts';
-import { createMaskError } from './mask-error.ts';
 import { useDocumentLimits } from './plugins/use-document-limits.ts';
 import { useLogUnexpectedErrors } from './plugins/use-log-unexpected-errors.ts';
 import { useMessageQuota } from './plugins/use-message-quota.ts';
@@ -45,6 +44,8 @@ export interface GraphQLOptions {
   documents: DocumentParser;
   /** The executable schema (petstore-schema.ts), built once by whoever also reads it. */
   schema: GraphQLSchema;
+  /** The one boundary where errors get their public shape (mask-error.ts). */
+  maskError: (error: unknown) => Error;
   /** Charges `count` messages to the caller's quota; throws RATE_LIMITED when fewer are left. */
   messageQuota?: (context: ServerContext, count: number) => MaybePromise<void>;
   /** GraphiQL, served at the endpoint to browsers; null: off. */
@@ -68,6 +69,7 @@ export async function createGraphQL({
   log,
   documents,
   schema,
+  maskError,
   messageQuota,
   graphiql = null,
   introspection = true,
@@ -78,7 +80,6 @@ export async function createGraphQL({
   tracing = false,
 }: GraphQLOptions): Promise<YogaServerInstance<ServerContext, GraphQLContext>> {
   type Context = GraphQLContext & ServerContext;
-  const maskError = createMaskError({ production });
   const plugins: Plugin<Context>[] = [
     useTrustedDocuments<Context>(trustedDocumentsPolicy(production, trustedDocuments)),
     useDocumentLimits<Context>(documents),

@@ -5,6 +5,8 @@ import type { Direction, Page } from '../../services/pagination/keyset-page.ts';
 import { argumentNaming, LIST_ARGUMENTS } from '../argument-naming.ts';
 import type { FieldNaming } from '../../services/validation/describe-issue.ts';
 import type { MaybePromise } from '../../services/maybe-promise.ts';
+import { reading } from './reading.ts';
+import type { Reads } from './reading.ts';
 
 /** What PageInfo's fields are read from: the two flags may need a query, run only when selected. */
 export interface PageInfo {
@@ -51,11 +53,13 @@ export function pageRequest({ first, after, last, before }: PagingArguments): Pa
 export function connectionFields<T, P extends Page<T>>(
   cursorOf: (item: T) => string,
   anyBehind: (db: Kysely<Database>, page: P) => Promise<boolean>,
+  /** What `anyBehind` reads: the list's own table. */
+  listReads: Reads,
 ) {
   return {
-    edges: (page: P) => page.items.map((node) => ({ cursor: cursorOf(node), node })),
-    nodes: (page: P) => page.items,
-    pageInfo: (page: P, _args: unknown, { db }: { db: Kysely<Database> }): PageInfo => {
+    edges: reading([], (page: P) => page.items.map((node) => ({ cursor: cursorOf(node), node }))),
+    nodes: reading([], (page: P) => page.items),
+    pageInfo: reading(listReads, (page: P, _args: unknown, { db }: { db: Kysely<Database> }): PageInfo => {
       const [first] = page.items;
       const last = page.items.at(-1);
       const forward = page.direction === 'forward';
@@ -65,11 +69,12 @@ export function connectionFields<T, P extends Page<T>>(
         hasNextPage: forward ? () => page.nextCursor !== null : () => anyBehind(db, page),
         hasPreviousPage: forward ? () => anyBehind(db, page) : () => page.morePreceding,
       };
-    },
+    }),
   };
 }
 
+/** The flags run what their connection's pageInfo made (its reads are declared there). */
 export const pageInfoResolvers = {
-  hasNextPage: (info: PageInfo) => info.hasNextPage(),
-  hasPreviousPage: (info: PageInfo) => info.hasPreviousPage(),
+  hasNextPage: reading([], (info: PageInfo) => info.hasNextPage()),
+  hasPreviousPage: reading([], (info: PageInfo) => info.hasPreviousPage()),
 };

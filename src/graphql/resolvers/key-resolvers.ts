@@ -2,12 +2,14 @@ import { createOwnKey, listOwnKeys, requirePrincipal, revokeOwnKey } from '../..
 import type { Resolvers } from '../__generated__/resolvers-types.ts';
 import { refuseIdempotencyKey } from '../../http/secret-answer.ts';
 import { argumentNaming } from '../argument-naming.ts';
+import { reading } from './reading.ts';
 
 const ID_ARGUMENT = argumentNaming({ keyId: 'id' });
 
 export const keyResolvers: Resolvers = {
   Query: {
-    myKeys: (_parent, _args, context) => listOwnKeys(context.db, requirePrincipal(context).accountId),
+    // lastUsedAt moves with the key-usage flush, which no version follows.
+    myKeys: reading('uncacheable', (_parent, _args, context) => listOwnKeys(context.db, requirePrincipal(context).accountId)),
   },
   Mutation: {
     // GraphQL's null for an optional field means "not given", as REST's absent field does.

@@ -1,0 +1,71 @@
+/** The JSON media types a GraphQL answer without a stream can take, the spec's first. */
+const JSON_TYPES = ['application/graphql-response+json', 'application/json'] as const;
+export type JsonType = (typeof JSON_TYPES)[number];
+
+/** Types only a stream answers (subscriptions; incremental delivery), which Yoga's whole path serves. */
+const STREAM_TYPES = ['text/event-stream', 'multipart/mixed'];
+
+/** What a request may be answered with. */
+export type Wanted = { kind: 'json'; type: JsonType } | { kind: 'stream' } | { kind: 'page' } | { kind: 'none' };
+
+interface Range {
+  type: string;
+  subtype: string;
+  q: number;
+}
+
+function rangesOf(accept: string): Range[] {
+  const ranges: Range[] = [];
+  for (const part of accept.toLowerCase().split(',')) {
+    const [media = '', ...parameters] = part.split(';').map((item) => item.trim());
+    const [type, subtype] = media.split('/');
+    if (!type || !subtype) continue;
+    const q = parameters.map((p) => /^q=([0-9.]+)$/.exec(p)?.[1]).find((value) => value !== undefined);
+    ranges.push({ type, subtype, q: q === undefined ? 1 : Number(q) });
+  }
+  return ranges;
+}
+
+/** The q a client gives `media`: that of the most specific range naming it (RFC 9110 §12.5.1), 0 when none does. */
+function qualityOf(ranges: Range[], media: string): { q: number; at: number } {
+  const [type, subtype] = media.split('/');
+  let best: { q: number; at: number; specificity: number } = { q: 0, at: Infinity, specificity: -1 };
+  ranges.forEach((range, at) => {
+    const specificity = range.type === type && range.subtype === subtype ? 2 : range.type === type && range.subtype === '*' ? 1 : 0;
+    const matches = specificity > 0 || (range.type === '*' && range.subtype === '*');
+    if (matches && specificity > best.specificity) best = { q: range.q, at, specificity };
+  });
+  return best;
+}
+
+function negotiate(accept: string | undefined, method: string, withPage: boolean): Wanted {
+  const ranges = rangesOf(accept ?? '*/*');
+  // A browser opening the endpoint: GraphiQL, whatever else it would take (as Yoga decides it).
+  if (withPage && method === 'GET' && ranges.some((r) => r.type === 'text' && r.subtype === 'html' && r.q > 0)) return { kind: 'page' };
+  if (STREAM_TYPES.some((media) => ranges.some((r) => `${r.type}/${r.subtype}` === media && r.q > 0))) return { kind: 'stream' };
+  let chosen: { type: JsonType; q: number; at: number } | null = null;
+  for (const type of JSON_TYPES) {
+    const { q, at } = qualityOf(ranges, type);
+    // Higher q wins; then the type listed first; a tie on one wildcard keeps application/json, which every client reads.
+    if (q > 0 && (!chosen || q > chosen.q || (q === chosen.q && at <= chosen.at))) chosen = { type, q, at };
+  }
+  return chosen ? { kind: 'json', type: chosen.type } : { kind: 'none' };
+}
+
+const negotiated = new Map<string, Wanted>();
+
+/**
+ * How to answer a GraphQL request, from its Accept header (q-values honoured): GraphiQL's page
+ * for a browser's GET, Yoga's stream processing where a stream type is accepted, else the JSON
+ * type the client prefers (GraphQL over HTTP); none of those: 406.
+ */
+export function wantedAnswer(accept: string | undefined, method: string, withPage: boolean): Wanted {
+  const key = `${method} ${withPage ? 1 : 0} ${accept ?? ''}`;
+  let known = negotiated.get(key);
+  if (known === undefined) {
+    known = negotiate(accept, method, withPage);
+    // Clients send a handful of Accept values; an unbounded variety is not worth remembering.
+    if (negotiated.size < 256) negotiated.set(key, known);
+  }
+  return known;
+}

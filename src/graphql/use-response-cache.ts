@@ -1,0 +1,151 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { GraphQLSchema } from 'graphql';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/types.ts';
+import { entityTag, noneMatchHits } from '../http/entity-tag.ts';
+import { requestVersions } from '../http/request-versions.ts';
+import type { ResponseStore } from '../http/response-store.ts';
+import { validatorHeaders } from '../http/use-conditional-get.ts';
+import type { KeyVerifier } from '../services/api-keys/index.ts';
+import type { Metrics } from '../telemetry/metrics-types.ts';
+import { cacheableReads } from './cacheable-query.ts';
+import { graphqlParams } from './http/graphql-params.ts';
+import { wantedAnswer } from './http/negotiate.ts';
+import type { DocumentParser } from './parse-document.ts';
+import { perOperation } from './per-operation.ts';
+import { documentText } from './plugins/use-trusted-documents.ts';
+import type { TrustedDocumentsOptions } from './plugins/use-trusted-documents.ts';
+
+export interface ResponseCacheOptions {
+  /** The GraphQL route this cache serves. */
+  url: string;
+  db: Kysely<Database>;
+  /** Told of a key the versions read finds no longer working. */
+  verifier: KeyVerifier;
+  store: ResponseStore;
+  /** The trusted-documents policy Yoga applies: a request it would refuse is never looked up. */
+  trusted: TrustedDocumentsOptions;
+  /** Yoga's own parser (within the limits, remembered): a document over a limit is never looked up, and Yoga refuses it. */
+  documents: DocumentParser;
+  /** What the documents run against: where each field says what it reads (resolvers/reading.ts). */
+  schema: GraphQLSchema;
+  /** The release and the build: an answer kept by another is never served (its shape may differ). */
+  salt: string;
+  metrics: Metrics;
+  /** Longer answers (in characters) are not kept. */
+  maxEntryBytes: number;
+  /** Whether the route serves GraphiQL to browsers (their GETs are pages, not queries). */
+  withPage: boolean;
+}
+
+/** Where one request's answer is kept, and the entity tag it is sent with over GET. */
+interface Slot {
+  key: string;
+  tag: string;
+  accountId: number;
+  /** `Cache-Control: no-cache` or `max-age=0` (RFC 9111 §5.2.1): nothing kept is served; a matching tag still gets its 304. */
+  runFresh: boolean;
+  /** `no-store`: nothing of the answer is kept. */
+  keepNothing: boolean;
+  /** Answered from the store: nothing to keep again. */
+  served: boolean;
+}
+
+/**
+ * GraphQL query answers kept per account and served again while nothing they were read from has
+ * changed, as hooks on the GraphQL route, which knows nothing of them. An answer is keyed by
+ * everything it is a function of: the document that runs (its text, or the trusted document its
+ * id names, under the policy Yoga applies), the operation name, the variables, the negotiated
+ * media type, the caller's account and the versions of what its fields read (as each field
+ * declares it, resolvers/reading.ts), read with each request in one statement with the key's
+ * standing. So a write acknowledged on any instance, through either face, makes every answer
+ * read before it unreachable at once; old answers just age out. Queries over GET carry the key's
+ * tag as their ETag and revalidate with 304.
+ */
+export function useResponseCache(app: FastifyInstance, options: ResponseCacheOptions): void {
+  const { url, db, verifier, store, trusted, documents, schema, salt, metrics, maxEntryBytes, withPage } = options;
+  const readsOf = perOperation((document, operationName) => cacheableReads(schema, document, operationName ?? undefined));
+  const slots = new WeakMap<FastifyRequest, Slot>();
+
+  async function slotOf(req: FastifyRequest): Promise<Slot | null> {
+    const { principal } = req;
+    if (principal === null) return null;
+    const wanted = wantedAnswer(req.headers.accept, req.method, withPage);
+    if (wanted.kind !== 'json') return null;
+    let params;
+    try {
+      params = graphqlParams(req);
+    } catch {
+      // A malformed request: the route refuses it.
+      return null;
+    }
+    const document = documentText(trusted, params);
+    if (typeof document !== 'string') return null;
+    let parsed;
+    try {
+      parsed = documents.parse(document);
+    } catch {
+      return null;
+    }
+    const reads = readsOf(parsed, params.operationName ?? undefined);
+    if (reads === null) return null;
+    const versions = await requestVersions(db, verifier, req, principal);
+    const parts = [
+      salt,
+      document,
+      params.operationName ?? '',
+      JSON.stringify(params.variables ?? null),
+      wanted.type,
+      String(principal.accountId),
+    ];
+    for (const table of reads) parts.push(`${table}:${versions[table]}`);
+    const tag = entityTag(parts);
+    const cacheControl = req.headers['cache-control'] ?? '';
+    return {
+      key: tag.slice(3, -1),
+      tag,
+      accountId: principal.accountId,
+      runFresh: /no-cache|no-store|max-age=0/.test(cacheControl),
+      keepNothing: cacheControl.includes('no-store'),
+      served: false,
+    };
+  }
+
+  const preHandler = async (req: FastifyRequest, reply: FastifyReply) => {
+    const slot = await slotOf(req);
+    if (!slot) return;
+    slots.set(req, slot);
+    if (req.method === 'GET' && noneMatchHits(req.headers['if-none-match'], slot.tag, false)) {
+      return validatorHeaders(reply, slot.tag, 'Accept').code(304).send();
+    }
+    if (slot.runFresh) return;
+    const kept = await store.get(slot.key);
+    metrics.responseCache(kept !== undefined);
+    if (!kept) return;
+    slot.served = true;
+    return reply.type(kept.type).send(kept.body);
+  };
+
+  // graphql-js and JIT put `errors` before `data`: an answer that starts with data has no errors.
+  const answeredWithoutErrors = (payload: unknown): payload is string => typeof payload === 'string' && payload.startsWith('{"data":');
+
+  const onSend = (req: FastifyRequest, reply: FastifyReply, payload: unknown, done: (error: null, payload: unknown) => void) => {
+    const slot = slots.get(req);
+    if (!slot || reply.statusCode !== 200 || !answeredWithoutErrors(payload)) return done(null, payload);
+    if (!slot.served && !slot.keepNothing && payload.length <= maxEntryBytes) {
+      void store.set(slot.key, { type: String(reply.getHeader('content-type')), body: payload }, slot.accountId);
+    }
+    if (req.method === 'GET') validatorHeaders(reply, slot.tag, 'Accept');
+    done(null, payload);
+  };
+
+  app.addHook('onRoute', (route) => {
+    if (route.url !== url) return;
+    route.preHandler = [...hooksOf(route.preHandler), preHandler];
+    route.onSend = [...hooksOf(route.onSend), onSend];
+  });
+}
+
+function hooksOf<T>(hooks: T | T[] | undefined): T[] {
+  return hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks];
+}
