@@ -37,9 +37,10 @@ function readParams(req: FastifyRequest): RequestParams {
   if (typeof source !== 'object' || source === null || Array.isArray(source)) {
     throw invalid('The request body must be a JSON object.');
   }
-  const sent = { ...(source as Record<string, unknown>) };
   // An empty query parameter (`?query=`) is no parameter, as Yoga read it.
-  if (get) for (const name of NAMES) if (sent[name] === '') delete sent[name];
+  const sent = get
+    ? Object.fromEntries(Object.entries(source as Record<string, unknown>).filter(([, value]) => value !== ''))
+    : (source as Record<string, unknown>);
   if (!get) {
     for (const name in sent) {
       if (!NAMES.has(name) && sent[name] != null) throw invalid(`Unexpected parameter '${name}' in the request body.`);
