@@ -1,7 +1,7 @@
 import { GraphQLError } from 'graphql';
 import type { AppError, ErrorCode } from '../errors/index.ts';
-import { errorHeaders, replyWithError } from '../http/error-handler.ts';
-import type { SendError } from '../http/error-handler.ts';
+import { errorHeaders, replyWithError } from '../http/errors/error-handler.ts';
+import type { SendError } from '../http/errors/error-handler.ts';
 
 export interface CodedErrorOptions {
   /** The error this one replaces: its position in the document and in the result are kept. */

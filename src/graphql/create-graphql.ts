@@ -1,6 +1,6 @@
 // Type only: the module itself is loaded on demand, where GraphiQL is on.
-import { GRAPHQL_ROUTE } from '../http/graphql-route.ts';
-import { requestDb } from '../http/idempotency-hooks.ts';
+import { GRAPHQL_ROUTE } from '../http/route-config.ts';
+import { requestDb } from '../http/idempotency/idempotency-hooks.ts';
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import type { GraphQLSchema } from 'graphql';
 import { createYoga } from 'graphql-yoga';

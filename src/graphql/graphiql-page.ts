@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { precompressed } from '../http/precompressed.ts';
-import type { SendPrecompressed } from '../http/precompressed.ts';
+import { precompressed } from '../http/caching/precompressed.ts';
+import type { SendPrecompressed } from '../http/caching/precompressed.ts';
 import { GRAPHIQL_DEFAULT_QUERY } from './graphiql-default-query.ts';
 
 /** Inline parts smaller than this stay in the page: a request of their own would cost more. */

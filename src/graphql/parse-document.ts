@@ -1,7 +1,7 @@
 import { GraphQLError, parse } from 'graphql';
 import type { DocumentNode } from 'graphql';
 import { AppError } from '../errors/index.ts';
-import { boundedLru } from '../http/bounded-lru.ts';
+import { boundedLru } from '../util/bounded-lru.ts';
 import { codedError, fromAppError } from './coded-error.ts';
 import { limitViolation } from './document-limits.ts';
 import { GRAPHQL_LIMITS } from './graphql-limits.ts';

@@ -2,10 +2,11 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { GraphQLSchema } from 'graphql';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/types.ts';
-import { entityTag, noneMatchHits } from '../http/entity-tag.ts';
-import { requestVersions } from '../http/request-versions.ts';
-import type { ResponseStore } from '../http/response-store.ts';
-import { validatorHeaders } from '../http/use-conditional-get.ts';
+import { entityTag, noneMatchHits } from '../http/caching/entity-tag.ts';
+import { requestVersions } from '../http/caching/request-versions.ts';
+import type { ResponseStore } from '../http/caching/response-store.ts';
+import { validatorHeaders } from '../http/caching/cache-control.ts';
+import { addRouteHooks } from '../http/route-config.ts';
 import type { KeyVerifier } from '../services/api-keys/index.ts';
 import type { Metrics } from '../telemetry/metrics-types.ts';
 import { cacheableReads } from './cacheable-query.ts';
@@ -141,11 +142,6 @@ export function useResponseCache(app: FastifyInstance, options: ResponseCacheOpt
 
   app.addHook('onRoute', (route) => {
     if (route.url !== url) return;
-    route.preHandler = [...hooksOf(route.preHandler), preHandler];
-    route.onSend = [...hooksOf(route.onSend), onSend];
+    addRouteHooks(route, { preHandler, onSend });
   });
-}
-
-function hooksOf<T>(hooks: T | T[] | undefined): T[] {
-  return hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks];
 }

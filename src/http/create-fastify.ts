@@ -1,15 +1,16 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
 import Fastify from 'fastify';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config/load-config.ts';
 import { NO_METRICS } from '../telemetry/metrics-types.ts';
 import type { Metrics } from '../telemetry/metrics-types.ts';
-import { AccessLogController } from './access-log.ts';
-import { clientErrorHandler, refuseConnect } from './client-error-handler.ts';
-import { handleError } from './error-handler.ts';
-import { useJsonBodyParser } from './json-body-parser.ts';
-import { bufferedStdout } from './log-destination.ts';
-import type { LogDestination } from './log-destination.ts';
-import { genRequestId } from './request-id.ts';
+import { AccessLogController } from './logging/access-log.ts';
+import { clientErrorHandler, refuseConnect } from './errors/client-error-handler.ts';
+import { handleError } from './errors/error-handler.ts';
+import { useJsonBodyParser } from './limits/json-body-parser.ts';
+import { bufferedStdout } from './logging/log-destination.ts';
+import type { LogDestination } from './logging/log-destination.ts';
 
 export interface LogStream {
   write(line: string): void;
@@ -56,4 +57,12 @@ export function createFastify(
   app.removeContentTypeParser('text/plain');
   useJsonBodyParser(app);
   return { app, log };
+}
+
+const SAFE_ID = /^[A-Za-z0-9._:-]{1,64}$/;
+
+/** A caller's X-Request-Id is kept when it is short and plain (so it can be traced end to end); otherwise a UUID. */
+function genRequestId(req: IncomingMessage): string {
+  const incoming = req.headers['x-request-id'];
+  return typeof incoming === 'string' && SAFE_ID.test(incoming) ? incoming : randomUUID();
 }

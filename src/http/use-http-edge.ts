@@ -2,14 +2,14 @@ import cors from '@fastify/cors';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config/load-config.ts';
 import type { KeyVerifier } from '../services/api-keys/index.ts';
-import { useErrorBody } from './error-handler.ts';
-import type { RateLimitChecks } from './rate-limit-checks.ts';
-import { useRequestTracing } from './use-request-tracing.ts';
-import { identifyAndCount } from './use-authentication.ts';
-import { useGracefulDrain } from './use-graceful-drain.ts';
-import { useCompression } from './use-compression.ts';
-import { useMethodNotAllowed } from './use-method-not-allowed.ts';
-import { useRequestChecks } from './use-request-checks.ts';
+import { useErrorBody } from './errors/error-handler.ts';
+import type { RateLimitChecks } from './limits/rate-limit-checks.ts';
+import { useRequestTracing } from './logging/use-request-tracing.ts';
+import { identifyAndCount } from './auth/use-authentication.ts';
+import { useGracefulDrain } from './lifecycle/use-graceful-drain.ts';
+import { useCompression } from './caching/use-compression.ts';
+import { useMethodNotAllowed } from './errors/use-method-not-allowed.ts';
+import { useRequestChecks } from './limits/use-request-checks.ts';
 import { useSecurityHeaders } from './use-security-headers.ts';
 
 const EXPOSED_HEADERS = [

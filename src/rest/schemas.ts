@@ -1,4 +1,4 @@
-import { KEYED_CACHE_CONTROL } from '../http/use-conditional-get.ts';
+import { KEYED_CACHE_CONTROL, NO_STORE } from '../http/caching/cache-control.ts';
 import { errorCatalogue } from '../errors/index.ts';
 import type { ErrorCode } from '../errors/index.ts';
 import { signedUpSchema, signUpSchema } from '../services/accounts/index.ts';
@@ -7,7 +7,6 @@ import { messageSchema, sendMessageSchema } from '../services/messages/index.ts'
 import { advanceOrderSchema, orderSchema, placeOrderSchema } from '../services/orders/index.ts';
 import { PAGE_SIZE } from '../services/pagination/keyset-page.ts';
 import { newPetSchema, petSchema } from '../services/pets/index.ts';
-import { NO_STORE } from '../http/secret-answer.ts';
 
 export const errorBodySchema = {
   type: 'object',

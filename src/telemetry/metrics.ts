@@ -1,24 +1,15 @@
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Face, Metrics, MetricsSources } from './metrics-types.ts';
 import { observeSources } from './scrape-gauges.ts';
-import { counter, histogram, registerIn } from './cells.ts';
+import { counter, histogram, registerIn } from './metric-cells.ts';
 import { processMetrics } from './process-metrics.ts';
 import { operationNames } from './operation-names.ts';
+import { memo } from '../util/memo.ts';
 
 /** Request and operation durations: from a cache hit (sub-millisecond) to a request timing out (30 s). */
 const DURATION_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 /** Statements are shorter: SQLite answers in microseconds. */
 const STATEMENT_BUCKETS = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1, 5];
-
-/** `make(key)` once per key, then kept. */
-function memo<K, V>(make: (key: K) => V): (key: K) => V {
-  const made = new Map<K, V>();
-  return (key) => {
-    let value = made.get(key);
-    if (value === undefined) made.set(key, (value = make(key)));
-    return value;
-  };
-}
 
 export interface MetricsOptions {
   /** `sqlite` or `postgresql` (OpenTelemetry's db.system.name). */

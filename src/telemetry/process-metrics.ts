@@ -12,8 +12,8 @@ import processRequests from 'prom-client/lib/metrics/processRequests.js';
 import processResources from 'prom-client/lib/metrics/processResources.js';
 import processStartTime from 'prom-client/lib/metrics/processStartTime.js';
 import version from 'prom-client/lib/metrics/version.js';
-import { histogram, registerIn } from './cells.ts';
-import type { HistogramCell } from './cells.ts';
+import { histogram, registerIn } from './metric-cells.ts';
+import { memo } from '../util/memo.ts';
 
 /** How often the GC profile is read even when nobody scrapes: it holds one record per collection. */
 const GC_FOLD_MS = 10_000;
@@ -62,7 +62,7 @@ function gcDurations(registry: Registry): { close(): void } {
     'Garbage collection duration by kind, one of major, minor, incremental or weakcb.',
     GC_BUCKETS,
   );
-  const cells = new Map<string, HistogramCell>();
+  const cellOf = memo((kind: string) => durations.cell({ kind }));
   let profiler = new GCProfiler();
   profiler.start();
   const fold = () => {
@@ -70,10 +70,7 @@ function gcDurations(registry: Registry): { close(): void } {
     profiler = new GCProfiler();
     profiler.start();
     for (const { gcType, cost } of statistics) {
-      const kind = KINDS[gcType] ?? 'other';
-      let cell = cells.get(kind);
-      if (!cell) cells.set(kind, (cell = durations.cell({ kind })));
-      cell.observe(cost / 1e6);
+      cellOf(KINDS[gcType] ?? 'other').observe(cost / 1e6);
     }
   };
   const timer = setInterval(fold, GC_FOLD_MS).unref();

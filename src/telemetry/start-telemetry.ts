@@ -2,7 +2,7 @@ import { Kind, parse } from 'graphql';
 import type { Config } from '../config/load-config.ts';
 import { appVersion } from '../config/version.ts';
 import type { OpenDatabase } from '../db/connection.ts';
-import { GRAPHQL_ROUTE } from '../http/graphql-route.ts';
+import { GRAPHQL_ROUTE } from '../http/route-config.ts';
 import { createMetrics } from './metrics.ts';
 import { NO_METRICS } from './metrics-types.ts';
 import type { Metrics } from './metrics-types.ts';

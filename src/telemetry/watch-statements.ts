@@ -3,18 +3,10 @@ import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import type { StatementObserver } from '../db/statement-observer.ts';
 import type { Metrics } from './metrics-types.ts';
 import { TRACER_NAME } from '../services/traced.ts';
-
-const operations = new Map<string, string>();
+import { memo } from '../util/memo.ts';
 
 /** SELECT, INSERT, BEGIN …: the statement's first word, once per statement text. */
-export function operationOf(sql: string): string {
-  let operation = operations.get(sql);
-  if (operation === undefined) {
-    operation = (/^\s*([A-Za-z]+)/.exec(sql)?.[1] ?? 'OTHER').toUpperCase();
-    if (operations.size < 10_000) operations.set(sql, operation);
-  }
-  return operation;
-}
+export const operationOf = memo((sql: string): string => (/^\s*([A-Za-z]+)/.exec(sql)?.[1] ?? 'OTHER').toUpperCase());
 
 /**
  * Times every statement for the metrics, and while a recording span is active (a traced request,

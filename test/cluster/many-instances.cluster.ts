@@ -17,14 +17,13 @@ import type { Outcome } from './client.ts';
 import { Instances } from './instances.ts';
 import { createKeyed, createPlain, emptyRecord, message, order, read, walk } from './load.ts';
 import type { Load } from './load.ts';
+import { KEY_CHANGES_POLL_MS } from '../../src/db/data-version.ts';
 import { printTable } from './table.ts';
 
 const INSTANCES = 3;
 const MESSAGE_QUOTA = 40;
 /** After SIGTERM, how long an instance keeps serving with /readyz at 503: past the balancer's fall x inter + timeout check. */
 const SHUTDOWN_DELAY_MS = 3_000;
-/** The revocation bound the README states. */
-const REVOCATION_BOUND_MS = 250;
 
 /** From a signal to the restarted instance being ready. */
 interface Window {
@@ -379,17 +378,15 @@ describe('three instances behind HAProxy and nginx on one PostgreSQL, with Redis
         expect(record.walks.done).toBeGreaterThan(0);
         rows.push(['full cursor walks during the load', `${record.walks.done} walks, ${record.walks.checked} pets checked, skipped 0`]);
 
-        const held = (ms: number[]) => `${ms.join(' / ')} ms (${Math.max(...ms) <= REVOCATION_BOUND_MS ? 'held' : 'NOT held'})`;
+        // Against the key-change bound (docs/operations.md#key-changes); reported, not asserted: a loaded machine may miss it.
+        const held = (ms: number[]) => `${ms.join(' / ')} ms (${Math.max(...ms) <= KEY_CHANGES_POLL_MS ? 'held' : 'NOT held'})`;
         rows.push([
           `a key revoked with the CLI: its open streams (${TRANSPORTS.join(', ')}) end with the reason`,
-          `after ${(await streamsEndedAfter).join(' / ')} ms (the streams' keys are read every ${REVOCATION_BOUND_MS} ms)`,
+          `after ${held(await streamsEndedAfter)}`,
         ]);
         rows.push(['a key revoked over the API on one instance, refused by every instance', `after ${held(apiRefusedAfter)}`]);
         rows.push(["a disabled account's key (CLI), refused by every instance", `after ${held(disabledRefusedAfter)}`]);
-        rows.push([
-          'a key revoked with the CLI, refused by every instance',
-          `after ${refusedAfter.map((ms) => `${ms}`).join(' / ')} ms (README: within ${REVOCATION_BOUND_MS} ms; ${Math.max(...refusedAfter) <= REVOCATION_BOUND_MS ? 'held' : 'NOT held'})`,
-        ]);
+        rows.push(['a key revoked with the CLI, refused by every instance', `after ${held(refusedAfter)}`]);
 
         // Failures: none anywhere but for requests no balancer may repeat while one instance is killed.
         const failed = client.outcomes.filter((o) => o.status === 0 || o.status >= 500);

@@ -5,6 +5,7 @@ import { DatabaseError } from '../database-error.ts';
 import type { DatabaseErrorKind } from '../database-error.ts';
 import type { ObserverSlot } from '../statement-observer.ts';
 import { ConnectionLock } from './connection-lock.ts';
+import { memo } from '../../util/memo.ts';
 
 function kindOf(error: unknown): DatabaseErrorKind {
   if (!(error instanceof SQLite.SqliteError)) return 'failure';
@@ -46,22 +47,15 @@ class CachingConnection implements DatabaseConnection {
   readonly #lock: ConnectionLock;
   readonly #lockTimeoutMs: number;
   readonly #watch: ObserverSlot;
-  readonly #statements = new Map<string, SQLite.Statement>();
+  /** Prepared once per statement text: the list services build a few dozen texts at most. */
+  readonly #prepare: (sql: string) => SQLite.Statement;
 
   constructor(db: SQLite.Database, lock: ConnectionLock, { lockTimeoutMs, watch = { observer: null } }: SqliteDialectOptions) {
     this.#db = db;
     this.#lock = lock;
     this.#lockTimeoutMs = lockTimeoutMs;
     this.#watch = watch;
-  }
-
-  #prepare(sql: string): SQLite.Statement {
-    let statement = this.#statements.get(sql);
-    if (statement) return statement;
-    statement = this.#db.prepare(sql);
-    if (this.#statements.size >= STATEMENT_CACHE_SIZE) this.#statements.delete(this.#statements.keys().next().value as string);
-    this.#statements.set(sql, statement);
-    return statement;
+    this.#prepare = memo((sql) => db.prepare(sql), STATEMENT_CACHE_SIZE);
   }
 
   #run<R>(query: CompiledQuery): QueryResult<R> {

@@ -1,3 +1,5 @@
+import { memo } from '../../util/memo.ts';
+
 /** The JSON media types a GraphQL answer without a stream can take, the spec's first. */
 const JSON_TYPES = ['application/graphql-response+json', 'application/json'] as const;
 export type JsonType = (typeof JSON_TYPES)[number];
@@ -52,7 +54,11 @@ function negotiate(accept: string | undefined, method: string, withPage: boolean
   return chosen ? { kind: 'json', type: chosen.type } : { kind: 'none' };
 }
 
-const negotiated = new Map<string, Wanted>();
+// Clients send a handful of Accept values; an unbounded variety is not worth remembering.
+const negotiated = memo((key: string): Wanted => {
+  const [method, page, accept] = key.split('\n') as [string, string, string];
+  return negotiate(accept === '' ? undefined : accept, method, page === '1');
+}, 256);
 
 /**
  * How to answer a GraphQL request, from its Accept header (q-values honoured): GraphiQL's page
@@ -60,12 +66,6 @@ const negotiated = new Map<string, Wanted>();
  * type the client prefers (GraphQL over HTTP); none of those: 406.
  */
 export function wantedAnswer(accept: string | undefined, method: string, withPage: boolean): Wanted {
-  const key = `${method} ${withPage ? 1 : 0} ${accept ?? ''}`;
-  let known = negotiated.get(key);
-  if (known === undefined) {
-    known = negotiate(accept, method, withPage);
-    // Clients send a handful of Accept values; an unbounded variety is not worth remembering.
-    if (negotiated.size < 256) negotiated.set(key, known);
-  }
-  return known;
+  // A header value holds no line break, so the key splits back into its three parts.
+  return negotiated(`${method}\n${withPage ? 1 : 0}\n${accept ?? ''}`);
 }

@@ -1,6 +1,6 @@
 import type { DocumentNode } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import { unauthorized } from '../../http/bearer-token.ts';
+import { unauthorized } from '../../http/auth/bearer-token.ts';
 import type { GraphQLContext } from '../context.ts';
 import type { ServerContext } from '../create-graphql.ts';
 import { writtenRootFields } from '../root-fields.ts';

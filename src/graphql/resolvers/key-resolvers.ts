@@ -1,6 +1,6 @@
 import { createOwnKey, listOwnKeys, requirePrincipal, revokeOwnKey } from '../../services/api-keys/index.ts';
 import type { Resolvers } from '../__generated__/resolvers-types.ts';
-import { refuseIdempotencyKey } from '../../http/secret-answer.ts';
+import { refuseIdempotencyKey } from '../../http/idempotency/refuse-idempotency-key.ts';
 import { argumentNaming } from '../argument-naming.ts';
 import { reading } from './reading.ts';
 

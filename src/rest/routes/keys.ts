@@ -1,8 +1,9 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/types.ts';
-import { requestNaming } from '../../http/field-naming.ts';
-import { NO_STORE, noIdempotencyKey } from '../../http/secret-answer.ts';
+import { requestNaming } from '../../http/errors/field-naming.ts';
+import { NO_STORE } from '../../http/caching/cache-control.ts';
+import { noIdempotencyKey } from '../../http/idempotency/refuse-idempotency-key.ts';
 import {
   ACTIVE_KEYS_PER_ACCOUNT,
   createOwnKey,

@@ -1,11 +1,11 @@
-import { requestDb } from '../../http/idempotency-hooks.ts';
+import { requestDb } from '../../http/idempotency/idempotency-hooks.ts';
 import type { FastifyPluginAsync, preHandlerAsyncHookHandler } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/types.ts';
 import { requirePrincipal } from '../../services/api-keys/index.ts';
 import { getMessage, messageIdSchema, sendMessage } from '../../services/messages/index.ts';
-import type { IdempotencyHooks } from '../../http/idempotency-hooks.ts';
-import { requestNaming } from '../../http/field-naming.ts';
+import type { IdempotencyHooks } from '../../http/idempotency/idempotency-hooks.ts';
+import { requestNaming } from '../../http/errors/field-naming.ts';
 import { bearerSecurity, createdResponse, errorResponses, IDEMPOTENT, JSON_BODY, KEYED, ref, validated } from '../schemas.ts';
 
 // Contract §4.4: the quickstart lives on its own base address, outside /v1.

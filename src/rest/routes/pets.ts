@@ -3,10 +3,10 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/types.ts';
 import { checkPetCursor, createPet, getPet, listPets, listPetsQuerySchema, petIdSchema } from '../../services/pets/index.ts';
 import type { ListPetsQuery } from '../../services/pets/index.ts';
-import { requestNaming } from '../../http/field-naming.ts';
+import { requestNaming } from '../../http/errors/field-naming.ts';
 import { nextLink } from '../next-link.ts';
-import { requestDb } from '../../http/idempotency-hooks.ts';
-import type { IdempotencyHooks } from '../../http/idempotency-hooks.ts';
+import { requestDb } from '../../http/idempotency/idempotency-hooks.ts';
+import type { IdempotencyHooks } from '../../http/idempotency/idempotency-hooks.ts';
 import { bearerSecurity, createdResponse, errorResponses, IDEMPOTENT, JSON_BODY, KEYED, pageResponse, ref, validated } from '../schemas.ts';
 
 export interface PetsRoutesOptions {

@@ -1,4 +1,4 @@
-import { requestDb } from '../../http/idempotency-hooks.ts';
+import { requestDb } from '../../http/idempotency/idempotency-hooks.ts';
 import type { FastifyPluginAsync } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/types.ts';
@@ -14,9 +14,9 @@ import {
   placeOrder,
 } from '../../services/orders/index.ts';
 import type { ListOrdersQuery } from '../../services/orders/index.ts';
-import { requestNaming } from '../../http/field-naming.ts';
+import { requestNaming } from '../../http/errors/field-naming.ts';
 import { nextLink } from '../next-link.ts';
-import type { IdempotencyHooks } from '../../http/idempotency-hooks.ts';
+import type { IdempotencyHooks } from '../../http/idempotency/idempotency-hooks.ts';
 import { bearerSecurity, createdResponse, errorResponses, IDEMPOTENT, JSON_BODY, KEYED, pageResponse, ref, validated } from '../schemas.ts';
 
 export interface StoreOrdersRoutesOptions {

@@ -1,0 +1,19 @@
+import type { FastifyReply } from 'fastify';
+import { varyOn } from './entity-tag.ts';
+
+/** Every keyed answer may be kept by the caller's own cache only, and must be revalidated before each use. */
+export const KEYED_CACHE_CONTROL = 'private, no-cache';
+
+/** An answer that carries a secret (a new API key), or a write's answer: no cache on the way may keep it. */
+export const NO_STORE = 'no-store';
+
+/**
+ * The headers of a keyed answer that can be revalidated, on either face: its tag, kept by the
+ * caller's own cache only and revalidated before each use, varying with the key (and with
+ * whatever else `vary` names, as GraphQL's negotiated media type).
+ */
+export function validatorHeaders(reply: FastifyReply, tag: string, ...vary: string[]): FastifyReply {
+  let varies = varyOn(reply.getHeader('vary'), 'Authorization');
+  for (const field of vary) varies = varyOn(varies, field);
+  return reply.header('ETag', tag).header('Cache-Control', KEYED_CACHE_CONTROL).header('Vary', varies);
+}

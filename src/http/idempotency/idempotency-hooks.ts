@@ -1,0 +1,86 @@
+import type { FastifyReply, FastifyRequest, onSendHookHandler, preHandlerHookHandler } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/types.ts';
+import { AppError } from '../../errors/index.ts';
+import { requestFingerprint, startIdempotent } from '../../services/idempotency/index.ts';
+import type { IdempotentRun } from '../../services/idempotency/index.ts';
+import type { Principal } from '../../services/api-keys/index.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set while this request holds an Idempotency-Key: its work runs in `idempotency.db`. */
+    idempotency: IdempotentRun | null;
+  }
+}
+
+/** The database a handler works in: the request's own transaction when it holds an Idempotency-Key. */
+export function requestDb(request: FastifyRequest, db: Kysely<Database>): Kysely<Database> {
+  return request.idempotency?.db ?? db;
+}
+
+export interface IdempotencyHooks {
+  preHandler: preHandlerHookHandler;
+  onSend: onSendHookHandler;
+}
+
+export interface IdempotencyOptions {
+  /** Whether this request is one the key applies to (GraphQL: mutations only). */
+  applies?: (request: FastifyRequest) => boolean;
+  /** Whether a successful-looking answer is a success (GraphQL: no errors); anything else is undone whole, its key free again. */
+  succeeded?: (payload: string) => boolean;
+}
+
+/**
+ * `Idempotency-Key` on a route: a retry with the same key and body gets the first answer
+ * again (with `Idempotent-Replayed: true`) and changes nothing. The handler's work and the
+ * kept answer commit together, just before the answer leaves, so an answer a client saw is
+ * one a retry can get. Anything but a success is rolled back whole, claim included: nothing of
+ * it stays (a GraphQL answer with an error, whose data is then null, stored nothing either), so
+ * a retry runs as the first, and a corrected retry after a 4xx may reuse the key.
+ */
+export function idempotencyHooks(
+  db: Kysely<Database>,
+  { applies = () => true, succeeded = () => true }: IdempotencyOptions = {},
+): IdempotencyHooks {
+  async function start(request: FastifyRequest, reply: FastifyReply, key: string | string[], principal: Principal): Promise<boolean> {
+    if (typeof key !== 'string') throw new AppError('VALIDATION_FAILED', 'Send one Idempotency-Key header.');
+    const fingerprint = requestFingerprint(`${request.method} ${request.routeOptions.url}`, request.body);
+    const started = await startIdempotent(db, principal.accountId, key, fingerprint);
+    if (started.kind === 'replay') {
+      const { status, body, resourcePath } = started.result;
+      if (resourcePath) reply.header('Location', resourcePath);
+      reply.code(status).header('Idempotent-Replayed', 'true').type('application/json; charset=utf-8').send(body);
+      return false;
+    }
+    const { run } = started;
+    request.idempotency = run;
+    // However the exchange ends (the client gone, an error before onSend), the transaction never outlives it.
+    reply.raw.once('close', () => {
+      if (run.open) run.abort().catch((error: unknown) => request.log.error({ err: error }, 'idempotent request: rollback failed'));
+    });
+    return true;
+  }
+
+  async function settle(run: IdempotentRun, reply: FastifyReply, payload: unknown): Promise<void> {
+    const success = reply.statusCode >= 200 && reply.statusCode < 300 && typeof payload === 'string' && succeeded(payload);
+    if (!success) return run.abort();
+    const location = reply.getHeader('location');
+    await run.finish({ status: reply.statusCode, body: payload, resourcePath: typeof location === 'string' ? location : null });
+  }
+
+  // Callback-style hooks, so a request without a key (nearly all) passes without a promise.
+  return {
+    preHandler(request, reply, done) {
+      const key = request.headers['idempotency-key'];
+      const { principal } = request;
+      if (key === undefined || !principal || !applies(request)) return done();
+      // A replay has been sent: the handler must not run, so done is not called.
+      start(request, reply, key, principal).then((proceed) => proceed && done(), done);
+    },
+    onSend(request, reply, payload, done) {
+      const run = request.idempotency;
+      if (!run?.open) return done(null, payload);
+      settle(run, reply, payload).then(() => done(null, payload), done);
+    },
+  };
+}

@@ -1,0 +1,20 @@
+import type { FastifyRequest } from 'fastify';
+import { AppError } from '../../errors/index.ts';
+
+/**
+ * For answers that carry a secret: a replay would have to store it, so these routes refuse an
+ * Idempotency-Key rather than ignore it and let a client believe a retry is safe.
+ */
+export function refuseIdempotencyKey(what: string): AppError {
+  return new AppError(
+    'VALIDATION_FAILED',
+    `${what} does not take an Idempotency-Key: its answer holds a new key, which is never stored, so it cannot be replayed. Send it without one; if unsure whether it worked, list your keys.`,
+  );
+}
+
+/** preValidation hook: the route answers 400 to a request that sends Idempotency-Key. */
+export function noIdempotencyKey(what: string): (request: FastifyRequest) => Promise<void> {
+  return async (request) => {
+    if (request.headers['idempotency-key'] !== undefined) throw refuseIdempotencyKey(what);
+  };
+}

@@ -1,0 +1,47 @@
+import type { FastifyRequest, RouteOptions } from 'fastify';
+import { memo } from '../util/memo.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** A balancer's probe (its route's `config.probe`): not identified, not counted, its access line at debug. */
+    probe: boolean;
+  }
+  interface FastifyContextConfig {
+    /** Marks a balancer's health probe. */
+    probe?: boolean;
+    /**
+     * A page's static asset (the docs page's scripts and styles, GraphiQL's): served from memory,
+     * kept by browsers, and not counted against any rate-limit budget, so loading the pages does
+     * not spend what an address without a key may ask of the API.
+     */
+    asset?: boolean;
+  }
+}
+
+const templateOf = memo((url: string) => url.replace(/:([A-Za-z0-9_]+)/g, '{$1}'));
+
+/** `/v1/pets/:petId` → `/v1/pets/{petId}`, once per route: as OpenAPI and OpenTelemetry write a route. */
+export function routeTemplate(url: string | undefined): string {
+  return url ? templateOf(url) : '';
+}
+
+/**
+ * The matched route's template ('' when none matched). Fastify's `request.routeOptions` builds a
+ * new object on every read, so only the metrics and the traces ask, and only while they are on.
+ */
+export const routeTemplateOf = (request: FastifyRequest): string => routeTemplate(request.routeOptions.url);
+
+/** Where GraphQL is served: the one route of the GraphQL face, as metrics and errors tell the faces apart. */
+export const GRAPHQL_ROUTE = '/graphql';
+
+type RouteHooks = Pick<RouteOptions, 'preHandler' | 'onSend'>;
+
+/** From an `onRoute` hook: runs these after the route's own hooks, so a plugin hooks only the routes it serves. */
+export function addRouteHooks(route: RouteOptions, { preHandler, onSend }: RouteHooks): void {
+  if (preHandler) route.preHandler = [...listOf(route.preHandler), ...listOf(preHandler)];
+  if (onSend) route.onSend = [...listOf(route.onSend), ...listOf(onSend)];
+}
+
+function listOf<T>(hooks: T | T[] | undefined): T[] {
+  return hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks];
+}
