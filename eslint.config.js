@@ -32,6 +32,30 @@ export default tseslint.config(
       'no-restricted-syntax': ['error', { selector: 'TSEnumDeclaration', message: 'Use a union type or an `as const` object, not enum.' }],
     },
   },
+  // Every word a client is told comes from the error catalogue (src/errors/catalogue.ts).
+  {
+    files: ['src/**/*.ts'],
+    ignores: ['src/errors/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        { selector: 'TSEnumDeclaration', message: 'Use a union type or an `as const` object, not enum.' },
+        {
+          selector: "NewExpression[callee.name='AppError'][arguments.length>2]",
+          message: "Name the catalogue's message: AppError.of(code, name, params).",
+        },
+        {
+          selector:
+            "CallExpression[callee.object.name='AppError'][callee.property.name='worded'][arguments.1.type=/^(Literal|TemplateLiteral|BinaryExpression)$/]",
+          message: 'Words written here belong in the error catalogue (src/errors/catalogue.ts): AppError.of(code, name, params).',
+        },
+        {
+          selector: "CallExpression[callee.name='codedError'][arguments.0.type=/^(Literal|TemplateLiteral|BinaryExpression)$/]",
+          message: 'Words written here belong in the error catalogue (src/errors/catalogue.ts).',
+        },
+      ],
+    },
+  },
   // The in-process tier shares each worker's modules between files (isolate: false in
   // vitest.config.ts): a test may not replace a module, a global or the environment.
   {

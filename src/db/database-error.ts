@@ -7,23 +7,17 @@
  */
 export type DatabaseErrorKind = 'busy' | 'unavailable' | 'failure';
 
-const MESSAGES: Record<DatabaseErrorKind, string> = {
-  busy: 'The database is busy; retry shortly.',
-  unavailable: 'The database is unavailable; retry shortly.',
-  failure: 'A database statement failed.',
-};
-
 /**
  * What a failed query becomes before it leaves src/db: a dialect-neutral kind for the caller to
- * branch on, and a message safe to show (the SQL, file paths, hosts and driver text stay in
- * `cause`, for the log). It names no HTTP status: src/services/app-error-of.ts maps it to the
- * error catalogue, once, for both faces (busy and unavailable answer 503 with Retry-After).
+ * branch on (the SQL, file paths, hosts and driver text stay in `cause`, for the log). It names
+ * no HTTP status and no words for clients: src/services/app-error-of.ts maps it to the error
+ * catalogue, once, for both faces (busy and unavailable answer 503 with Retry-After).
  */
 export class DatabaseError extends Error {
   readonly kind: DatabaseErrorKind;
 
   constructor(kind: DatabaseErrorKind, cause: unknown) {
-    super(MESSAGES[kind], { cause });
+    super(`database ${kind}`, { cause });
     this.name = 'DatabaseError';
     this.kind = kind;
   }

@@ -1,21 +1,42 @@
-import { errorCatalogue } from './catalogue.ts';
-import type { ErrorCode } from './catalogue.ts';
+import { errorCatalogue, errorMessage } from './catalogue.ts';
+import type { ErrorCode, MessageName, MessageParams, PlainCode } from './catalogue.ts';
 
-/** The one error type that crosses layers: a code from the catalogue, its status, a message safe to show. */
+/** The one error type that crosses layers: a code from the catalogue, its status, and words from the catalogue. */
 export class AppError extends Error {
   readonly code: ErrorCode;
   readonly status: number;
 
-  constructor(code: ErrorCode, message?: string, options?: ErrorOptions) {
+  /** A code said in its default words. */
+  constructor(code: PlainCode, options?: ErrorOptions);
+  /** For AppError.of and AppError.worded only (eslint refuses a third argument anywhere else). */
+  constructor(code: ErrorCode, options: ErrorOptions | undefined, message: string);
+  constructor(code: ErrorCode, options?: ErrorOptions, message = errorMessage(code, 'default')) {
     // A client error is an expected answer, not a fault: skip the stack trace, whose capture
     // dominated the cost of a 401. Server errors keep theirs (and their cause).
     const limit = Error.stackTraceLimit;
     if (errorCatalogue[code].status < 500) Error.stackTraceLimit = 0;
-    super(message ?? errorCatalogue[code].message, options);
+    super(message, options);
     Error.stackTraceLimit = limit;
     this.name = 'AppError';
     this.code = code;
     this.status = errorCatalogue[code].status;
+  }
+
+  /** `code` said with its message `name`, its placeholders filled from `params`. */
+  static of<C extends ErrorCode, N extends MessageName<C>>(
+    code: C,
+    name: N,
+    ...[params, options]: [...MessageParams<C, N>, options?: ErrorOptions]
+  ): AppError {
+    return new AppError(code, options, errorMessage(code, name, params as Record<string, string | number> | undefined));
+  }
+
+  /**
+   * `code` in words composed elsewhere: a schema issue described for the field the client named
+   * (services/validation), or graphql-js's own. Never words written at the call (eslint).
+   */
+  static worded(code: ErrorCode, words: string, options?: ErrorOptions): AppError {
+    return new AppError(code, options, words);
   }
 }
 

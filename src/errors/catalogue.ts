@@ -1,54 +1,226 @@
 /**
- * Every error code the service can answer with, its HTTP status and the
- * message used when the thrower has nothing more specific to say, and for an error a client
- * may simply repeat, how many seconds to tell it to wait (Retry-After).
- * REST puts these in the Error body; GraphQL in `extensions`.
+ * Every error code the service can answer with, its HTTP status, every message a client can
+ * be told with it, and for an error a client may simply repeat, how many seconds to tell it to
+ * wait (Retry-After). REST puts these in the Error body; GraphQL in `extensions`.
+ *
+ * A message is named by what happened; `default` is the one sent when the thrower says nothing
+ * more, and a code without one must always say which. `{{name}}` is filled in where the error
+ * is raised (AppError.of); every other word is here, so the OpenAPI examples show what the
+ * server says and a change of wording is one line. The words that are not here are those of a
+ * schema's issue (services/validation/describe-issue.ts names the field as the client wrote
+ * it) and graphql-js's own (syntax and validation errors), passed through as they are.
+ * Messages named `graphql…` are said by the GraphQL face only and left out of the REST docs.
  */
 export const errorCatalogue = {
-  BAD_REQUEST: { status: 400, message: 'The request is malformed.' },
-  VALIDATION_FAILED: { status: 400, message: 'The request has missing or invalid values.' },
-  INVALID_JSON: { status: 400, message: 'The request body is not valid JSON.' },
-  INVALID_CONTENT_TYPE: { status: 400, message: 'The request body must be sent as Content-Type: application/json.' },
-  INVALID_CURSOR: { status: 400, message: 'The cursor is not valid; use the one from the previous page.' },
-  GRAPHQL_PARSE_FAILED: { status: 400, message: 'The GraphQL document could not be parsed.' },
-  UNKNOWN_DOCUMENT: { status: 400, message: "No trusted document has this id; build the client against this server's manifest." },
+  BAD_REQUEST: {
+    status: 400,
+    messages: {
+      default: 'The request is malformed.',
+      noHost: 'An HTTP/1.1 request needs a Host header.',
+      contentLength: 'The Content-Length header does not match the body.',
+      badUrl: 'The request URL is malformed.',
+      longParameter: 'A path parameter is too long.',
+    },
+  },
+  VALIDATION_FAILED: {
+    status: 400,
+    messages: {
+      default: 'The request has missing or invalid values.',
+      idempotencyKeyForm: 'Idempotency-Key must be 1-255 visible ASCII characters.',
+      idempotencyKeyTwice: 'Send one Idempotency-Key header.',
+      idempotencyKeyRefused:
+        '{{operation}} does not take an Idempotency-Key: its answer holds a new key, which is never stored, so it cannot be replayed. Send it without one; if unsure whether it worked, list your keys.',
+      prototypeKey:
+        'The request body may not hold a key named "__proto__", nor a "constructor" object with a "prototype" key: they would change how objects behave.',
+      accountName: 'Account name must be {{rule}}.',
+      graphqlPageDirection: "Pass either 'first'/'after' (forward) or 'last'/'before' (backward), not both.",
+      graphqlFragmentCycle: 'Cannot spread fragment "{{fragment}}" within itself.',
+      graphqlNotJsonParameter: "Query parameter '{{parameter}}' is not valid JSON.",
+      graphqlBodyNotObject: 'The request body must be a JSON object.',
+      graphqlUnexpectedParameter: "Unexpected parameter '{{parameter}}' in the request body.",
+      graphqlParameterTwice: "Send '{{parameter}}' once.",
+      graphqlQueryNotString: "'query' must be a string: the operation's text.",
+      graphqlOperationNameNotString: "'operationName' must be a string.",
+      graphqlDocumentIdNotString: "'documentId' must be a string: sha256:<hex>.",
+      graphqlVariablesNotObject: "'variables' must be an object of the operation's variables.",
+      graphqlExtensionsNotObject: "'extensions' must be an object.",
+      graphqlNoOperation: "Send the operation as 'query' (its text) or 'documentId'.",
+      graphqlSocketSubscriptionsOnly: 'Over WebSocket only subscriptions run: send queries and mutations over HTTP (POST /graphql).',
+    },
+  },
+  INVALID_JSON: {
+    status: 400,
+    messages: { default: 'The request body is not valid JSON.', emptyBody: 'The request body is empty; send a JSON object.' },
+  },
+  INVALID_CONTENT_TYPE: {
+    status: 400,
+    messages: {
+      default: 'The request body must be sent as Content-Type: application/json.',
+      charset: 'The request body must be JSON in UTF-8: send Content-Type: application/json (with charset=utf-8 or no charset).',
+    },
+  },
+  INVALID_CURSOR: { status: 400, messages: { default: 'The cursor is not valid; use the one from the previous page.' } },
+  // graphql-js's words, passed through (the document's syntax error, with its line and column).
+  GRAPHQL_PARSE_FAILED: { status: 400, messages: {} },
+  UNKNOWN_DOCUMENT: {
+    status: 400,
+    messages: { default: "No trusted document has this id; build the client against this server's manifest." },
+  },
   TRUSTED_DOCUMENTS_ONLY: {
     status: 400,
-    message: 'This server runs trusted documents only: send the documentId from the manifest, not the query text.',
+    messages: { default: 'This server runs trusted documents only: send the documentId from the manifest, not the query text.' },
   },
-  QUERY_TOO_COMPLEX: { status: 400, message: 'The GraphQL operation exceeds a limit (size, tokens, depth, aliases, directives or cost).' },
-  UNAUTHORIZED: { status: 401, message: 'A valid API key is required: send Authorization: Bearer <API_KEY>.' },
-  NOT_FOUND: { status: 404, message: 'No such route.' },
-  PET_NOT_FOUND: { status: 404, message: 'The requested pet could not be found.' },
-  MESSAGE_NOT_FOUND: { status: 404, message: 'The requested message could not be found.' },
-  API_KEY_NOT_FOUND: { status: 404, message: 'No such API key.' },
-  ACCOUNT_NOT_FOUND: { status: 404, message: 'No such account.' },
-  ORDER_NOT_FOUND: { status: 404, message: 'The requested order could not be found.' },
-  METHOD_NOT_ALLOWED: { status: 405, message: 'The method is not allowed on this route.' },
+  QUERY_TOO_COMPLEX: {
+    status: 400,
+    messages: {
+      graphqlBytes: 'The GraphQL document is {{bytes}} bytes, over the limit of {{max}} (comments and whitespace included).',
+      graphqlTokens: 'The GraphQL document has more than {{max}} tokens, over the limit.',
+      graphqlDepth:
+        'The operation nests {{depth}} levels deep, over the limit of {{max}} (each field with a selection, inline fragment and fragment spread is a level).',
+      graphqlAliases: 'The operation has {{count}} aliases, over the limit of {{max}} (counted through every fragment spread).',
+      graphqlDirectives: 'The operation has {{count}} directives, over the limit of {{max}} (counted through every fragment spread).',
+      graphqlCost:
+        'The operation costs {{cost}}, over the limit of {{max}}: every field costs 1, one that runs a query of its own {{perQuery}}, and what is under a list counts once per item (first/last, {{defaultPage}} by default). Ask for smaller pages or fewer fields.',
+    },
+  },
+  UNAUTHORIZED: {
+    status: 401,
+    messages: {
+      default: 'Missing API key: send Authorization: Bearer <API_KEY>.',
+      notBearer: 'The Authorization header must use the Bearer scheme: send Authorization: Bearer <API_KEY>.',
+      invalidKey: 'The API key is invalid or has been revoked.',
+      accountDisabled: "The API key's account is disabled.",
+      graphqlRevokedWhileSubscribed: 'The API key was revoked; this subscription has ended.',
+      graphqlDisabledWhileSubscribed: "The API key's account is disabled; this subscription has ended.",
+    },
+  },
+  NOT_FOUND: {
+    status: 404,
+    messages: {
+      noRoute: 'No route {{method}} {{path}}.',
+      noRouteOutsideV1: 'No route {{method}} {{path}}. The message quickstart lives outside /v1: {{outside}}.',
+      noDocsRoute: 'No route {{method}} {{path}}. The OpenAPI document is at {{openapi}}.',
+      graphiqlAsset: 'No GraphiQL asset {{asset}}: the page names its assets; reload it.',
+    },
+  },
+  PET_NOT_FOUND: { status: 404, messages: { byId: 'Pet {{id}} could not be found.' } },
+  MESSAGE_NOT_FOUND: { status: 404, messages: { byId: 'Message {{id}} could not be found.' } },
+  API_KEY_NOT_FOUND: {
+    status: 404,
+    messages: { byId: 'API key {{id}} could not be found.', byIdOrPrefix: "No API key with id or prefix '{{key}}'." },
+  },
+  ACCOUNT_NOT_FOUND: { status: 404, messages: { byName: "No account is named '{{name}}'." } },
+  ORDER_NOT_FOUND: { status: 404, messages: { byId: 'Order {{id}} could not be found.' } },
+  METHOD_NOT_ALLOWED: {
+    status: 405,
+    messages: {
+      notOnRoute: '{{method}} is not allowed on {{route}}; use {{allow}}.',
+      connect: 'CONNECT is not allowed on {{target}}: this server is not a proxy.',
+    },
+  },
   NOT_ACCEPTABLE: {
     status: 406,
-    message: 'The answer can only be JSON: send Accept: application/json (GraphQL also takes application/graphql-response+json).',
+    messages: {
+      default: 'The answer can only be JSON: send Accept: application/json (GraphQL also takes application/graphql-response+json).',
+      graphqlNothingAcceptable:
+        'GraphQL answers as JSON or as a stream: send Accept: application/json (or application/graphql-response+json) for queries and mutations, text/event-stream or multipart/mixed for subscriptions.',
+      graphqlSubscriptionAsJson:
+        'A subscription is answered as a stream of events: send Accept: text/event-stream (GraphQL over SSE) or multipart/mixed (Apollo Client), or subscribe over WebSocket (graphql-ws).',
+    },
   },
-  IDEMPOTENCY_KEY_IN_USE: { status: 409, message: 'A request with this Idempotency-Key is still being handled; retry shortly.' },
-  PET_NOT_AVAILABLE: { status: 409, message: 'Only an available pet can be ordered.' },
-  INVALID_ORDER_TRANSITION: { status: 409, message: 'Orders move forward one step at a time: placed, approved, delivered.' },
-  ACCOUNT_NAME_TAKEN: { status: 409, message: 'The account name is taken; choose another.' },
-  API_KEY_LIMIT_REACHED: { status: 409, message: 'The account has as many active keys as it may hold; revoke one first.' },
-  IDEMPOTENCY_KEY_REUSED: { status: 422, message: 'This Idempotency-Key was already used with a different request.' },
-  REQUEST_TIMEOUT: { status: 408, message: 'The request was not received in time.' },
-  PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is too large.' },
-  HEADERS_TOO_LARGE: { status: 431, message: 'The request headers are too large (16 KiB in all).' },
-  RATE_LIMITED: { status: 429, message: 'Too many requests; see Retry-After.' },
+  IDEMPOTENCY_KEY_IN_USE: {
+    status: 409,
+    messages: { default: 'A request with this Idempotency-Key is still being handled; retry shortly.' },
+  },
+  PET_NOT_AVAILABLE: { status: 409, messages: { notAvailable: 'Pet {{id}} is {{status}}; only an available pet can be ordered.' } },
+  INVALID_ORDER_TRANSITION: {
+    status: 409,
+    messages: {
+      notNext: 'Order {{id}} is {{status}}; it can move to {{next}}, not {{target}}.',
+      delivered: 'Order {{id}} is delivered; it cannot change any more.',
+      notCancellable: 'Order {{id}} is delivered; it can no longer be cancelled.',
+      changedMeanwhile: 'Order {{id}} changed meanwhile; read it again.',
+    },
+  },
+  ACCOUNT_NAME_TAKEN: { status: 409, messages: { byName: "The account name '{{name}}' is taken; choose another." } },
+  API_KEY_LIMIT_REACHED: {
+    status: 409,
+    messages: {
+      atCap: 'This account already has {{cap}} active keys, the most it may hold; revoke one first (DELETE /v1/keys/{keyId}).',
+    },
+  },
+  IDEMPOTENCY_KEY_REUSED: { status: 422, messages: { default: 'This Idempotency-Key was already used with a different request.' } },
+  REQUEST_TIMEOUT: { status: 408, messages: { default: 'The request was not received in time.' } },
+  PAYLOAD_TOO_LARGE: { status: 413, messages: { default: 'The request body is too large.' } },
+  HEADERS_TOO_LARGE: { status: 431, messages: { default: 'The request headers are too large (16 KiB in all).' } },
+  RATE_LIMITED: {
+    status: 429,
+    messages: { spent: 'Rate limit of {{limit}} per minute ({{policy}}) reached; retry in {{seconds}} s.' },
+  },
   // A hint only: a slot frees as soon as one of the key's streams closes.
-  TOO_MANY_SUBSCRIPTIONS: { status: 429, message: 'Too many subscriptions are open for this key; close one first.', retryAfterSeconds: 5 },
+  TOO_MANY_SUBSCRIPTIONS: {
+    status: 429,
+    messages: { graphqlPerKey: 'At most {{max}} subscriptions may be open per key; close one first.' },
+    retryAfterSeconds: 5,
+  },
   // Said in a subscription's last event, never as an HTTP status: the stream had begun.
-  SUBSCRIBER_TOO_SLOW: { status: 429, message: 'The subscription fell too many events behind and has ended; subscribe again.' },
-  INTERNAL_ERROR: { status: 500, message: 'An unexpected error occurred.' },
-  SERVICE_UNAVAILABLE: { status: 503, message: 'The database is busy or unavailable; retry shortly.', retryAfterSeconds: 1 },
-  NOT_READY: { status: 503, message: 'The service is not ready: the database does not answer.', retryAfterSeconds: 1 },
-} as const satisfies Record<string, { status: number; message: string; retryAfterSeconds?: number }>;
+  SUBSCRIBER_TOO_SLOW: {
+    status: 429,
+    messages: {
+      graphqlFellBehind: 'This subscription fell {{events}} events behind and has ended; subscribe again, and read events as they come.',
+    },
+  },
+  INTERNAL_ERROR: { status: 500, messages: { default: 'An unexpected error occurred.' } },
+  SERVICE_UNAVAILABLE: {
+    status: 503,
+    messages: {
+      databaseBusy: 'The database is busy; retry shortly.',
+      databaseUnavailable: 'The database is unavailable; retry shortly.',
+      graphqlShuttingDown: 'The server is shutting down; subscribe again to reach another instance.',
+    },
+    retryAfterSeconds: 1,
+  },
+  NOT_READY: {
+    status: 503,
+    messages: {
+      default: 'The service is not ready: the database does not answer.',
+      shuttingDown: 'The server is shutting down; send requests to another instance.',
+    },
+    retryAfterSeconds: 1,
+  },
+} as const satisfies Record<string, { status: number; messages: Record<string, string>; retryAfterSeconds?: number }>;
 
-export type ErrorCode = keyof typeof errorCatalogue;
+type Catalogue = typeof errorCatalogue;
+
+export type ErrorCode = keyof Catalogue;
+
+/** The names of the messages `code` can be sent with. */
+export type MessageName<C extends ErrorCode> = keyof Catalogue[C]['messages'] & string;
+
+/** The codes that can be sent with nothing more said. */
+export type PlainCode = { [C in ErrorCode]: 'default' extends MessageName<C> ? C : never }[ErrorCode];
+
+type Template<C extends ErrorCode, N extends MessageName<C>> = Catalogue[C]['messages'][N] & string;
+
+/** The `{{name}}`s of a template. */
+type Placeholders<S extends string> = S extends `${string}{{${infer P}}}${infer Rest}` ? P | Placeholders<Rest> : never;
+
+/** What a message needs filled in: nothing, or a value for each of its placeholders. */
+export type MessageParams<C extends ErrorCode, N extends MessageName<C>> = [Placeholders<Template<C, N>>] extends [never]
+  ? [params?: undefined]
+  : [params: Record<Placeholders<Template<C, N>>, string | number>];
+
+/** Every placeholder name any message uses: the OpenAPI examples need a value for each. */
+export type Placeholder = {
+  [C in ErrorCode]: { [N in MessageName<C>]: Placeholders<Template<C, N>> }[MessageName<C>];
+}[ErrorCode];
+
+/** A message's words with its placeholders filled in. */
+export function errorMessage(code: ErrorCode, name: string, params?: Readonly<Record<string, string | number>>): string {
+  const template = (errorCatalogue[code].messages as Record<string, string>)[name];
+  if (template === undefined) throw new Error(`the catalogue has no message ${code}.${name}`);
+  return params === undefined ? template : template.replace(/\{\{(\w+)\}\}/g, (_, key: string) => String(params[key]));
+}
 
 /** Seconds a client is told to wait before repeating a request refused with `code`, or undefined. (RATE_LIMITED sets its own, from its window.) */
 export function retryAfterSeconds(code: ErrorCode): number | undefined {

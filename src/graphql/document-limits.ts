@@ -29,7 +29,7 @@ export function limitViolation(document: DocumentNode): AppError | null {
 
   function fragment(name: string): Measure {
     const known = measured.get(name);
-    if (known === 'measuring') throw new AppError('VALIDATION_FAILED', `Cannot spread fragment "${name}" within itself.`);
+    if (known === 'measuring') throw AppError.of('VALIDATION_FAILED', 'graphqlFragmentCycle', { fragment: name });
     if (known) return known;
     const definition = fragments.get(name);
     // An unknown fragment is validation's to report.
@@ -70,19 +70,13 @@ export function limitViolation(document: DocumentNode): AppError | null {
       const measure = selections(definition.selectionSet);
       const directives = measure.directives + (definition.directives?.length ?? 0);
       if (measure.depth > GRAPHQL_LIMITS.maxDepth) {
-        return tooComplex(
-          `The operation nests ${measure.depth} levels deep, over the limit of ${GRAPHQL_LIMITS.maxDepth} (each field with a selection, inline fragment and fragment spread is a level).`,
-        );
+        return AppError.of('QUERY_TOO_COMPLEX', 'graphqlDepth', { depth: measure.depth, max: GRAPHQL_LIMITS.maxDepth });
       }
       if (measure.aliases > GRAPHQL_LIMITS.maxAliases) {
-        return tooComplex(
-          `The operation has ${count(measure.aliases)} aliases, over the limit of ${GRAPHQL_LIMITS.maxAliases} (counted through every fragment spread).`,
-        );
+        return AppError.of('QUERY_TOO_COMPLEX', 'graphqlAliases', { count: count(measure.aliases), max: GRAPHQL_LIMITS.maxAliases });
       }
       if (directives > GRAPHQL_LIMITS.maxDirectives) {
-        return tooComplex(
-          `The operation has ${count(directives)} directives, over the limit of ${GRAPHQL_LIMITS.maxDirectives} (counted through every fragment spread).`,
-        );
+        return AppError.of('QUERY_TOO_COMPLEX', 'graphqlDirectives', { count: count(directives), max: GRAPHQL_LIMITS.maxDirectives });
       }
     }
     return null;
@@ -95,8 +89,4 @@ export function limitViolation(document: DocumentNode): AppError | null {
 /** Counts through spreads can pass 2^53: say so rather than print a float. */
 function count(n: number): string {
   return Number.isSafeInteger(n) ? String(n) : 'more than 2^53';
-}
-
-function tooComplex(message: string): AppError {
-  return new AppError('QUERY_TOO_COMPLEX', message);
 }

@@ -27,7 +27,7 @@ export function loadersOf(context: GraphQLContext): Loaders {
   const loaders: Loaders = {
     pet: new DataLoader<number, Pet>(async (ids) => {
       const pets = await getPets(db, ids);
-      return ids.map((id) => pets.get(id) ?? new AppError('PET_NOT_FOUND', `Pet ${id} could not be found.`));
+      return ids.map((id) => pets.get(id) ?? AppError.of('PET_NOT_FOUND', 'byId', { id }));
     }),
     ordersOfPet: new DataLoader<number, Order[]>(async (petIds) => {
       const orders = await ordersOfPets(db, requirePrincipal(context).accountId, petIds);

@@ -1,5 +1,5 @@
 import { GraphQLError } from 'graphql';
-import { errorCatalogue } from '../errors/index.ts';
+import { errorMessage } from '../errors/index.ts';
 import type { AppError, ErrorCode } from '../errors/index.ts';
 import { appErrorOf } from '../services/app-error-of.ts';
 import { codedError, fromAppError } from './coded-error.ts';
@@ -63,7 +63,7 @@ export function createMaskError({ production = false }: { production?: boolean }
         headers: http?.headers,
       });
     }
-    return new GraphQLError(errorCatalogue.INTERNAL_ERROR.message, {
+    return new GraphQLError(errorMessage('INTERNAL_ERROR', 'default'), {
       nodes: error instanceof GraphQLError ? error.nodes : undefined,
       path: error instanceof GraphQLError ? error.path : undefined,
       extensions: { code: 'INTERNAL_ERROR', status: 500 },

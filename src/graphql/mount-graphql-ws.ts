@@ -9,7 +9,6 @@ import { useServer } from 'graphql-ws/use/ws';
 import type { YogaServerInstance } from 'graphql-yoga';
 import { WebSocketServer } from 'ws';
 import { AppError } from '../errors/index.ts';
-import type { ErrorCode } from '../errors/index.ts';
 import { bearerToken, unauthorized } from '../http/auth/bearer-token.ts';
 import type { KeyVerifier, Principal } from '../services/api-keys/index.ts';
 import { fromAppError } from './coded-error.ts';
@@ -63,8 +62,6 @@ function forSocket(error: GraphQLError | AppError): GraphQLError {
   const { http: _http, ...extensions } = coded.extensions;
   return new GraphQLError(coded.message, { nodes: coded.nodes, source: coded.source, positions: coded.positions, extensions });
 }
-
-const refused = (code: ErrorCode, message?: string) => [forSocket(new AppError(code, message))];
 
 /** The key a connection sends: `connectionParams.Authorization` (browsers cannot set headers on a WebSocket), or the upgrade's header. */
 function authorizationOf(params: Readonly<Record<string, unknown>> | undefined, request: IncomingMessage): string | undefined {
@@ -133,7 +130,7 @@ export function mountGraphQLWs(app: FastifyInstance, yoga: Yoga, { verifier, tru
         const found = await principalOf(ctx.extra.token);
         if (found instanceof AppError) {
           closeWith(ctx.extra.socket, found);
-          return refused('UNAUTHORIZED', found.message);
+          return [forSocket(found)];
         }
         // Each subscribe is an operation (its first read included), charged as an HTTP request is.
         try {
@@ -155,10 +152,7 @@ export function mountGraphQLWs(app: FastifyInstance, yoga: Yoga, { verifier, tru
         const errors = enveloped.validate(enveloped.schema, document);
         if (errors.length > 0) return errors.map(forSocket);
         if (getOperationAST(document, payload.operationName)?.operation !== 'subscription') {
-          return refused(
-            'VALIDATION_FAILED',
-            'Over WebSocket only subscriptions run: send queries and mutations over HTTP (POST /graphql).',
-          );
+          return [forSocket(AppError.of('VALIDATION_FAILED', 'graphqlSocketSubscriptionsOnly'))];
         }
         const args: ExecutionArgs = {
           schema: enveloped.schema,

@@ -117,10 +117,7 @@ export async function mountGraphQL(
   });
 }
 
-const NOTHING_ACCEPTABLE = new AppError(
-  'NOT_ACCEPTABLE',
-  'GraphQL answers as JSON or as a stream: send Accept: application/json (or application/graphql-response+json) for queries and mutations, text/event-stream or multipart/mixed for subscriptions.',
-);
+const NOTHING_ACCEPTABLE = AppError.of('NOT_ACCEPTABLE', 'graphqlNothingAcceptable');
 
 /** A POST may run createKey, whose answer holds a secret: no cache on the way may keep any POST answer. */
 function noStoreForPost(req: FastifyRequest, reply: FastifyReply, payload: unknown, done: (error: null, payload: unknown) => void): void {
@@ -147,7 +144,7 @@ function mountGraphiQLAssets(app: FastifyInstance, page: GraphiQLPage): void {
     { schema: { hide: true }, config: { asset: true } },
     async (req, reply) => {
       const send = await page.asset(req.params.name);
-      if (!send) throw new AppError('NOT_FOUND', `No GraphiQL asset ${req.params.name}: the page names its assets; reload it.`);
+      if (!send) throw AppError.of('NOT_FOUND', 'graphiqlAsset', { asset: req.params.name });
       return send(req, reply, 'public, max-age=31536000, immutable');
     },
   );

@@ -46,12 +46,7 @@ function parseWithinLimits(text: string): DocumentNode | GraphQLError {
   // A UTF-8 character is at most 3 bytes per UTF-16 unit: the exact count only where it could matter.
   const bytes = text.length * 3 <= GRAPHQL_LIMITS.maxBytes ? text.length : Buffer.byteLength(text);
   if (bytes > GRAPHQL_LIMITS.maxBytes) {
-    return fromAppError(
-      new AppError(
-        'QUERY_TOO_COMPLEX',
-        `The GraphQL document is ${bytes} bytes, over the limit of ${GRAPHQL_LIMITS.maxBytes} (comments and whitespace included).`,
-      ),
-    );
+    return fromAppError(AppError.of('QUERY_TOO_COMPLEX', 'graphqlBytes', { bytes, max: GRAPHQL_LIMITS.maxBytes }));
   }
   let document: DocumentNode;
   try {
@@ -59,9 +54,7 @@ function parseWithinLimits(text: string): DocumentNode | GraphQLError {
   } catch (error) {
     if (!(error instanceof GraphQLError)) throw error;
     if (/contains more tha[nt] \d+ tokens/.test(error.message)) {
-      return fromAppError(
-        new AppError('QUERY_TOO_COMPLEX', `The GraphQL document has more than ${GRAPHQL_LIMITS.maxTokens} tokens, over the limit.`),
-      );
+      return fromAppError(AppError.of('QUERY_TOO_COMPLEX', 'graphqlTokens', { max: GRAPHQL_LIMITS.maxTokens }));
     }
     return codedError(error.message, 'GRAPHQL_PARSE_FAILED', 400, { from: error, requestLevel: true });
   }

@@ -1,5 +1,6 @@
 import { KEYED_CACHE_CONTROL, NO_STORE } from '../http/caching/cache-control.ts';
 import { errorCatalogue } from '../errors/index.ts';
+import { errorExamples } from './error-examples.ts';
 import type { ErrorCode } from '../errors/index.ts';
 import { signedUpSchema, signUpSchema } from '../services/accounts/index.ts';
 import { apiKeySchema, newApiKeySchema, newApiKeyWithSecretSchema } from '../services/api-keys/index.ts';
@@ -59,8 +60,9 @@ const STATUS_MEANING: Record<number, string> = {
 
 /**
  * Response entries for the error codes a route can answer with, grouped by status: each
- * status refers to the Error schema and shows one example per code (named by the code), so
- * a 401 shows UNAUTHORIZED and a 404 its own NOT_FOUND code.
+ * status refers to the Error schema and shows an example for each message its codes are sent
+ * with (error-examples.ts), so a 401 shows each reason a key is refused and a 404 its own
+ * NOT_FOUND code.
  */
 export function errorResponses(...codes: ErrorCode[]): Record<number, object> {
   return errorResponsesWith(ref('Error'), codes);
@@ -81,7 +83,7 @@ export function errorResponsesWith(errorSchema: object, codes: readonly ErrorCod
         content: {
           'application/json': {
             schema: errorSchema,
-            examples: Object.fromEntries(group.map((code) => [code, { value: { code, message: errorCatalogue[code].message, status } }])),
+            examples: Object.fromEntries(group.flatMap((code) => Object.entries(errorExamples(code)))),
           },
         },
       },

@@ -10,6 +10,6 @@ import { AppError } from '../errors/index.ts';
 export function appErrorOf(error: unknown): AppError | null {
   if (error instanceof AppError) return error;
   if (!(error instanceof DatabaseError)) return null;
-  if (error.kind === 'failure') return new AppError('INTERNAL_ERROR', undefined, { cause: error });
-  return new AppError('SERVICE_UNAVAILABLE', error.message, { cause: error });
+  if (error.kind === 'failure') return new AppError('INTERNAL_ERROR', { cause: error });
+  return AppError.of('SERVICE_UNAVAILABLE', error.kind === 'busy' ? 'databaseBusy' : 'databaseUnavailable', undefined, { cause: error });
 }

@@ -18,13 +18,13 @@ function logged(error: unknown): { level: string; message: string | undefined }[
 describe("Yoga's error log on the app's logger", () => {
   it('logs an unexpected error raised outside execution (a plugin hook) at error level, once', () => {
     expect(logged(new TypeError('hook broke'))).toEqual([{ level: 'error', message: 'hook broke' }]);
-    expect(logged(new AppError('INTERNAL_ERROR', 'failed'))).toEqual([{ level: 'error', message: 'failed' }]);
+    expect(logged(AppError.worded('INTERNAL_ERROR', 'failed'))).toEqual([{ level: 'error', message: 'failed' }]);
   });
 
   it("keeps at debug what the access line's status already tells, and what useLogUnexpectedErrors logs with its request id", () => {
     const inResolver = new GraphQLError('disk on fire', { path: ['pets'], originalError: new Error('disk on fire') });
     expect(logged(inResolver)).toEqual([{ level: 'debug', message: 'disk on fire' }]);
-    expect(logged(new AppError('VALIDATION_FAILED', 'bad'))).toEqual([{ level: 'debug', message: 'bad' }]);
+    expect(logged(AppError.worded('VALIDATION_FAILED', 'bad'))).toEqual([{ level: 'debug', message: 'bad' }]);
     expect(logged(new GraphQLError('Syntax Error: Unexpected Name "x".'))).toEqual([
       { level: 'debug', message: 'Syntax Error: Unexpected Name "x".' },
     ]);

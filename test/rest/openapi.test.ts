@@ -148,25 +148,50 @@ describe('the document, for client generators', () => {
     expect(requestBody('/messages', 'post')).toEqual({ $ref: '#/components/schemas/NewMessage' });
   });
 
-  it('shows each error response with examples of its own codes', () => {
+  it('shows each error response with an example of each message its codes are sent with', () => {
     const codes = (path: string, method: string, status: string) => Object.keys(media(doc.paths[path]?.[method], status)?.examples ?? {});
-    expect(codes('/pets', 'get', '401')).toEqual(['UNAUTHORIZED']);
-    expect(codes('/pets', 'get', '400')).toEqual(['VALIDATION_FAILED', 'INVALID_CURSOR']);
-    expect(codes('/pets/{petId}', 'get', '404')).toEqual(['PET_NOT_FOUND']);
-    expect(codes('/store/orders', 'post', '409')).toEqual(['PET_NOT_AVAILABLE', 'IDEMPOTENCY_KEY_IN_USE']);
-    expect(codes('/messages/{id}', 'get', '404')).toEqual(['MESSAGE_NOT_FOUND']);
+    expect(codes('/pets', 'get', '401')).toEqual([
+      'UNAUTHORIZED',
+      'UNAUTHORIZED.notBearer',
+      'UNAUTHORIZED.invalidKey',
+      'UNAUTHORIZED.accountDisabled',
+    ]);
+    expect(codes('/pets', 'get', '400')).toEqual(
+      expect.arrayContaining(['VALIDATION_FAILED', 'VALIDATION_FAILED.idempotencyKeyForm', 'INVALID_CURSOR']),
+    );
+    expect(codes('/pets', 'get', '400').filter((name) => name.includes('graphql'))).toEqual([]);
+    expect(codes('/pets/{petId}', 'get', '404')).toEqual(['PET_NOT_FOUND.byId']);
+    expect(codes('/store/orders', 'post', '409')).toEqual(['PET_NOT_AVAILABLE.notAvailable', 'IDEMPOTENCY_KEY_IN_USE']);
+    expect(codes('/messages/{id}', 'get', '404')).toEqual(['MESSAGE_NOT_FOUND.byId']);
     for (const [path, methods] of Object.entries(doc.paths)) {
       for (const [method, operation] of Object.entries(methods)) {
         for (const [status, response] of Object.entries(operation.responses)) {
           if (Number(status) < 400) continue;
           const examples = media(operation, status)?.examples ?? {};
           expect(Object.keys(examples).length, `${method} ${path} ${status}`).toBeGreaterThan(0);
-          for (const [code, { value }] of Object.entries(examples))
-            expect(value, `${method} ${path} ${status}`).toEqual({ code, message: expect.any(String), status: Number(status) });
+          for (const [name, { value }] of Object.entries(examples))
+            expect(value, `${method} ${path} ${status}`).toEqual({
+              code: name.split('.')[0],
+              message: expect.any(String),
+              status: Number(status),
+            });
           expect(response).toMatchObject({ description: expect.stringContaining('Error body') });
         }
       }
     }
+  });
+
+  it('shows the words the server says: each way a key is refused, and a pet that is not there, as the examples have them', async ({
+    t,
+  }) => {
+    const examples = (path: string, method: string, status: string) =>
+      Object.values(media(doc.paths[path]?.[method], status)?.examples ?? {}).map(({ value }) => (value as { message: string }).message);
+    const said = async (headers: Record<string, string>) =>
+      (await t.app.inject({ url: '/v1/pets', headers })).json<{ message: string }>().message;
+    const refusals = [await said({}), await said({ authorization: 'Basic abc' }), await said({ authorization: 'Bearer psk_nope' })];
+    expect(examples('/pets', 'get', '401').slice(0, 3)).toEqual(refusals);
+    const missing = await t.call({ url: '/v1/pets/42' });
+    expect(examples('/pets/{petId}', 'get', '404')).toEqual([missing.json<{ message: string }>().message]);
   });
 
   it('leaves GraphQL out (its schema describes it) and marks the store orders list without a test panel', () => {

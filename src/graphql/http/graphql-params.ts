@@ -9,15 +9,13 @@ export interface RequestParams extends GraphQLParams {
 
 const NAMES = new Set(['query', 'variables', 'operationName', 'extensions', 'documentId']);
 
-const invalid = (message: string) => new AppError('VALIDATION_FAILED', message);
-
 /** GET sends variables and extensions as JSON text in the URL. */
 function fromUrl(name: string, value: unknown): unknown {
   if (typeof value !== 'string') return value;
   try {
     return JSON.parse(value) as unknown;
   } catch {
-    throw invalid(`Query parameter '${name}' is not valid JSON.`);
+    throw AppError.of('VALIDATION_FAILED', 'graphqlNotJsonParameter', { parameter: name });
   }
 }
 
@@ -35,7 +33,7 @@ function readParams(req: FastifyRequest): RequestParams {
   const get = req.method === 'GET';
   const source = (get ? req.query : req.body) as unknown;
   if (typeof source !== 'object' || source === null || Array.isArray(source)) {
-    throw invalid('The request body must be a JSON object.');
+    throw AppError.of('VALIDATION_FAILED', 'graphqlBodyNotObject');
   }
   // An empty query parameter (`?query=`) is no parameter, as Yoga read it.
   const sent = get
@@ -43,19 +41,21 @@ function readParams(req: FastifyRequest): RequestParams {
     : (source as Record<string, unknown>);
   if (!get) {
     for (const name in sent) {
-      if (!NAMES.has(name) && sent[name] != null) throw invalid(`Unexpected parameter '${name}' in the request body.`);
+      if (!NAMES.has(name) && sent[name] != null) throw AppError.of('VALIDATION_FAILED', 'graphqlUnexpectedParameter', { parameter: name });
     }
   }
   // A query string may repeat a name: Fastify reads it as a list.
-  if (get) for (const name of NAMES) if (Array.isArray(sent[name])) throw invalid(`Send '${name}' once.`);
+  if (get)
+    for (const name of NAMES)
+      if (Array.isArray(sent[name])) throw AppError.of('VALIDATION_FAILED', 'graphqlParameterTwice', { parameter: name });
   const { query, operationName, documentId } = sent;
   const variables = get ? fromUrl('variables', sent.variables) : sent.variables;
   const extensions = get ? fromUrl('extensions', sent.extensions) : sent.extensions;
-  if (query != null && typeof query !== 'string') throw invalid("'query' must be a string: the operation's text.");
-  if (operationName != null && typeof operationName !== 'string') throw invalid("'operationName' must be a string.");
-  if (documentId != null && typeof documentId !== 'string') throw invalid("'documentId' must be a string: sha256:<hex>.");
-  if (!isObjectOrAbsent(variables)) throw invalid("'variables' must be an object of the operation's variables.");
-  if (!isObjectOrAbsent(extensions)) throw invalid("'extensions' must be an object.");
+  if (query != null && typeof query !== 'string') throw AppError.of('VALIDATION_FAILED', 'graphqlQueryNotString');
+  if (operationName != null && typeof operationName !== 'string') throw AppError.of('VALIDATION_FAILED', 'graphqlOperationNameNotString');
+  if (documentId != null && typeof documentId !== 'string') throw AppError.of('VALIDATION_FAILED', 'graphqlDocumentIdNotString');
+  if (!isObjectOrAbsent(variables)) throw AppError.of('VALIDATION_FAILED', 'graphqlVariablesNotObject');
+  if (!isObjectOrAbsent(extensions)) throw AppError.of('VALIDATION_FAILED', 'graphqlExtensionsNotObject');
   return {
     ...(query != null ? { query } : {}),
     ...(variables != null ? { variables } : {}),

@@ -21,10 +21,7 @@ export interface JsonAnswer {
 }
 
 /** A subscription asked for as JSON: refused with the Error body, as any 406 (it names the types that work). */
-export const STREAM_ONLY = new AppError(
-  'NOT_ACCEPTABLE',
-  'A subscription is answered as a stream of events: send Accept: text/event-stream (GraphQL over SSE) or multipart/mixed (Apollo Client), or subscribe over WebSocket (graphql-ws).',
-);
+export const STREAM_ONLY = AppError.of('NOT_ACCEPTABLE', 'graphqlSubscriptionAsJson');
 
 export interface RunOptions {
   /** The one boundary where errors get their public shape (mask-error.ts): for a refusal thrown before the operation ran. */

@@ -1,7 +1,8 @@
 import { getOperationAST } from 'graphql';
 import type { DocumentNode, ExecutionArgs, OperationDefinitionNode } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import { codedError } from '../coded-error.ts';
+import { AppError } from '../../errors/index.ts';
+import { fromAppError } from '../coded-error.ts';
 import { QUERY_COST, queryCost } from '../query-cost.ts';
 
 /**
@@ -23,11 +24,13 @@ export function useQueryCost<Context extends object>(): Plugin<Context> {
     if (!operation) return;
     const cost = costOf(args, operation);
     if (cost <= QUERY_COST.max) return;
-    throw codedError(
-      `The operation costs ${cost}, over the limit of ${QUERY_COST.max}: every field costs 1, one that runs a query of its own ${QUERY_COST.query}, and what is under a list counts once per item (first/last, ${QUERY_COST.defaultPage} by default). Ask for smaller pages or fewer fields.`,
-      'QUERY_TOO_COMPLEX',
-      400,
-      { requestLevel: true },
+    throw fromAppError(
+      AppError.of('QUERY_TOO_COMPLEX', 'graphqlCost', {
+        cost,
+        max: QUERY_COST.max,
+        perQuery: QUERY_COST.query,
+        defaultPage: QUERY_COST.defaultPage,
+      }),
     );
   };
   return { onExecute: check, onSubscribe: check };

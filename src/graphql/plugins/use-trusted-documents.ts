@@ -48,7 +48,7 @@ export function useTrustedDocuments<Context extends object>({ documents, only }:
     customErrors: {
       notFound: () => fromAppError(new AppError('UNKNOWN_DOCUMENT')),
       persistedQueryOnly: () => fromAppError(new AppError('TRUSTED_DOCUMENTS_ONLY')),
-      keyNotFound: () => fromAppError(new AppError('VALIDATION_FAILED', "Send the operation as 'query' (its text) or 'documentId'.")),
+      keyNotFound: () => fromAppError(AppError.of('VALIDATION_FAILED', 'graphqlNoOperation')),
     },
   }) as Plugin<Context>;
 }

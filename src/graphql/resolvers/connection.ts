@@ -37,7 +37,7 @@ export function pageRequest({ first, after, last, before }: PagingArguments): Pa
   const forward = first !== undefined || after != null;
   const backward = last !== undefined || before != null;
   if (forward && backward) {
-    throw new AppError('VALIDATION_FAILED', "Pass either 'first'/'after' (forward) or 'last'/'before' (backward), not both.");
+    throw AppError.of('VALIDATION_FAILED', 'graphqlPageDirection');
   }
   // A null limit goes on to the service's validator, which refuses it in the client's words.
   return backward

@@ -12,11 +12,7 @@ export const WWW_AUTHENTICATE = 'Bearer realm="petstore"';
 
 /** The 401 for a request without a valid key, saying which of the mistakes it was. The same words on both faces. */
 export function unauthorized(header: string | undefined, accountDisabled = false): AppError {
-  if (header === undefined || /^(Bearer)? *$/i.test(header))
-    return new AppError('UNAUTHORIZED', 'Missing API key: send Authorization: Bearer <API_KEY>.');
-  if (bearerToken(header) === null) {
-    return new AppError('UNAUTHORIZED', 'The Authorization header must use the Bearer scheme: send Authorization: Bearer <API_KEY>.');
-  }
-  if (accountDisabled) return new AppError('UNAUTHORIZED', "The API key's account is disabled.");
-  return new AppError('UNAUTHORIZED', 'The API key is invalid or has been revoked.');
+  if (header === undefined || /^(Bearer)? *$/i.test(header)) return new AppError('UNAUTHORIZED');
+  if (bearerToken(header) === null) return AppError.of('UNAUTHORIZED', 'notBearer');
+  return AppError.of('UNAUTHORIZED', accountDisabled ? 'accountDisabled' : 'invalidKey');
 }

@@ -31,7 +31,7 @@ export function clientErrorHandler(error: Error & { code?: string }, socket: Dup
 export function refuseConnect(request: IncomingMessage, socket: Duplex): void {
   writeRaw(
     socket,
-    new AppError('METHOD_NOT_ALLOWED', `CONNECT is not allowed on ${request.url ?? '/'}: this server is not a proxy.`),
+    AppError.of('METHOD_NOT_ALLOWED', 'connect', { target: request.url ?? '/' }),
     'Allow: GET, HEAD, POST, PATCH, DELETE\r\n',
   );
 }

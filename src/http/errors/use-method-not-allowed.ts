@@ -21,8 +21,11 @@ function compile(url: string): RegExp {
  * The message quickstart is on its own base address (contract §4.4). A client generated from
  * the OpenAPI document with one base URL (…/v1) lands under /v1: say where it lives.
  */
-function hintFor(path: string): string {
-  return /^\/v1\/messages(\/|$)/.test(path) ? ` The message quickstart lives outside /v1: ${path.slice(3)}.` : '';
+/** The message quickstart is outside /v1 (contract): a client that looked for it inside is told where. */
+function noRoute(method: string, path: string): AppError {
+  return /^\/v1\/messages(\/|$)/.test(path)
+    ? AppError.of('NOT_FOUND', 'noRouteOutsideV1', { method, path, outside: path.slice(3) })
+    : AppError.of('NOT_FOUND', 'noRoute', { method, path });
 }
 
 /**
@@ -44,11 +47,11 @@ export function useMethodNotAllowed(app: FastifyInstance): void {
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '';
     const match = [...known.values()].find((k) => k.pattern.test(path));
-    if (!match) return sendErrorBody(reply, new AppError('NOT_FOUND', `No route ${request.method} ${path}.${hintFor(path)}`));
+    if (!match) return sendErrorBody(reply, noRoute(request.method, path));
     const allow = [...match.methods].join(', ');
     return sendErrorBody(
       reply.header('Allow', allow),
-      new AppError('METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${match.url}; use ${allow}.`),
+      AppError.of('METHOD_NOT_ALLOWED', 'notOnRoute', { method: request.method, route: match.url, allow }),
     );
   });
 }

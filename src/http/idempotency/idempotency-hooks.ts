@@ -43,7 +43,7 @@ export function idempotencyHooks(
   { applies = () => true, succeeded = () => true }: IdempotencyOptions = {},
 ): IdempotencyHooks {
   async function start(request: FastifyRequest, reply: FastifyReply, key: string | string[], principal: Principal): Promise<boolean> {
-    if (typeof key !== 'string') throw new AppError('VALIDATION_FAILED', 'Send one Idempotency-Key header.');
+    if (typeof key !== 'string') throw AppError.of('VALIDATION_FAILED', 'idempotencyKeyTwice');
     const fingerprint = requestFingerprint(`${request.method} ${request.routeOptions.url}`, request.body);
     const started = await startIdempotent(db, principal.accountId, key, fingerprint);
     if (started.kind === 'replay') {

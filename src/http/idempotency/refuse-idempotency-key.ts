@@ -6,10 +6,7 @@ import { AppError } from '../../errors/index.ts';
  * Idempotency-Key rather than ignore it and let a client believe a retry is safe.
  */
 export function refuseIdempotencyKey(what: string): AppError {
-  return new AppError(
-    'VALIDATION_FAILED',
-    `${what} does not take an Idempotency-Key: its answer holds a new key, which is never stored, so it cannot be replayed. Send it without one; if unsure whether it worked, list your keys.`,
-  );
+  return AppError.of('VALIDATION_FAILED', 'idempotencyKeyRefused', { operation: what });
 }
 
 /** preValidation hook: the route answers 400 to a request that sends Idempotency-Key. */

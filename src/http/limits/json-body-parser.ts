@@ -1,9 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../errors/index.ts';
 
-const PROTOTYPE_KEY =
-  'The request body may not hold a key named "__proto__", nor a "constructor" object with a "prototype" key: they would change how objects behave.';
-
 /** Whether `text` is JSON at all: asked only of a body Fastify's parser refused. */
 function parses(text: string): boolean {
   try {
@@ -24,7 +21,7 @@ export function useJsonBodyParser(app: FastifyInstance): void {
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body: string, done) => {
     parse(request, body, (error, value) => {
-      if (error && parses(body)) done(new AppError('VALIDATION_FAILED', PROTOTYPE_KEY), undefined);
+      if (error && parses(body)) done(AppError.of('VALIDATION_FAILED', 'prototypeKey'), undefined);
       else done(error, value);
     });
   });

@@ -40,10 +40,7 @@ export function rateLimitChecks(limiter: RateLimiter, limits: RateLimitConfig, m
     if (reply) announce(reply, decision);
     if (!decision.allowed) {
       metrics.refused(decision.policy);
-      throw new AppError(
-        'RATE_LIMITED',
-        `Rate limit of ${decision.limit} per minute (${decision.policy}) reached; retry in ${decision.resetSeconds} s.`,
-      );
+      throw AppError.of('RATE_LIMITED', 'spent', { limit: decision.limit, policy: decision.policy, seconds: decision.resetSeconds });
     }
   };
   return {

@@ -18,17 +18,12 @@ function otherCharset(contentType: string): boolean {
 export function useRequestChecks(app: FastifyInstance): void {
   app.addHook('onRequest', (request, _reply, done) => {
     if (request.raw.httpVersionMinor === 1 && request.headers.host === undefined) {
-      done(new AppError('BAD_REQUEST', 'An HTTP/1.1 request needs a Host header.'));
+      done(AppError.of('BAD_REQUEST', 'noHost'));
       return;
     }
     const type = request.headers['content-type'];
     if (type !== undefined && otherCharset(type)) {
-      done(
-        new AppError(
-          'INVALID_CONTENT_TYPE',
-          'The request body must be JSON in UTF-8: send Content-Type: application/json (with charset=utf-8 or no charset).',
-        ),
-      );
+      done(AppError.of('INVALID_CONTENT_TYPE', 'charset'));
       return;
     }
     done();

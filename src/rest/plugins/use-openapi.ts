@@ -37,7 +37,7 @@ function oneDocumentAddress(request: FastifyRequest, reply: FastifyReply, done: 
   const path = request.url.split('?')[0] ?? '';
   if (path === '/v1/docs/json') return void reply.redirect(OPENAPI_PATH, 308);
   if (path === '/v1/docs/yaml')
-    return done(new AppError('NOT_FOUND', `No route ${request.method} ${path}. The OpenAPI document is at ${OPENAPI_PATH}.`));
+    return done(AppError.of('NOT_FOUND', 'noDocsRoute', { method: request.method, path, openapi: OPENAPI_PATH }));
   done();
 }
 

@@ -40,7 +40,7 @@ export const healthRoutes: FastifyPluginAsync<{ db: Kysely<Database> }> = async 
       },
     },
     async () => {
-      if (app.draining) throw new AppError('NOT_READY', 'The server is shutting down; send requests to another instance.');
+      if (app.draining) throw AppError.of('NOT_READY', 'shuttingDown');
       await checkDatabase(db);
       return { status: 'ready' };
     },

@@ -15,7 +15,7 @@ export interface AccountState {
  */
 export async function setAccountDisabled(db: Kysely<Database>, name: string, disabled: boolean): Promise<AccountState> {
   const row = await db.selectFrom('accounts').select(['id', 'disabled_at']).where('name', '=', name).executeTakeFirst();
-  if (!row) throw new AppError('ACCOUNT_NOT_FOUND', `No account is named '${name}'.`);
+  if (!row) throw AppError.of('ACCOUNT_NOT_FOUND', 'byName', { name });
   if ((row.disabled_at !== null) === disabled) return { name, disabledAt: row.disabled_at, changed: false };
   const disabledAt = disabled ? new Date().toISOString() : null;
   await db.updateTable('accounts').set({ disabled_at: disabledAt }).where('id', '=', row.id).execute();

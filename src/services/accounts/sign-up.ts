@@ -25,7 +25,7 @@ export async function signUp(db: Kysely<Database>, input: unknown, naming?: Fiel
       .onConflict((oc) => oc.column('name').doNothing())
       .returning('id')
       .executeTakeFirst();
-    if (!account) throw new AppError('ACCOUNT_NAME_TAKEN', `The account name '${name}' is taken; choose another.`);
+    if (!account) throw AppError.of('ACCOUNT_NAME_TAKEN', 'byName', { name });
     return { account: { name, createdAt }, apiKey: await insertApiKey(trx, account.id, createdAt) };
   });
 }

@@ -59,10 +59,7 @@ export async function insertApiKey(
       .executeTakeFirst();
     if (row) return { id: row.id, prefix: row.prefix, name, createdAt, lastUsedAt: null, revokedAt: null, key };
     if (activeKeyCap !== undefined && Number((await activeKeys(trx, accountId).executeTakeFirstOrThrow()).n) >= activeKeyCap) {
-      throw new AppError(
-        'API_KEY_LIMIT_REACHED',
-        `This account already has ${activeKeyCap} active keys, the most it may hold; revoke one first (DELETE /v1/keys/{keyId}).`,
-      );
+      throw AppError.of('API_KEY_LIMIT_REACHED', 'atCap', { cap: activeKeyCap });
     }
   }
   throw new Error('could not draw an unused API key');
@@ -70,7 +67,7 @@ export async function insertApiKey(
 
 /** The operator's way (CLI): a key for the account, creating the account when it is new. No cap: the operator decides. */
 export async function createApiKey(db: Kysely<Database>, accountName: string): Promise<CreatedApiKey> {
-  if (!ACCOUNT_NAME_PATTERN.test(accountName)) throw new AppError('VALIDATION_FAILED', `Account name must be ${ACCOUNT_NAME_RULE}.`);
+  if (!ACCOUNT_NAME_PATTERN.test(accountName)) throw AppError.of('VALIDATION_FAILED', 'accountName', { rule: ACCOUNT_NAME_RULE });
   const createdAt = new Date().toISOString();
   return db.transaction().execute(async (trx) => {
     await trx

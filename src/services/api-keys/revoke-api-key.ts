@@ -18,7 +18,7 @@ export async function revokeApiKey(db: Kysely<Database>, idOrPrefix: string): Pr
     .select(['id', 'prefix', 'revoked_at'])
     .where(byId ? 'id' : 'prefix', '=', byId ? Number(idOrPrefix) : idOrPrefix)
     .executeTakeFirst();
-  if (!row) throw new AppError('API_KEY_NOT_FOUND', `No API key with id or prefix '${idOrPrefix}'.`);
+  if (!row) throw AppError.of('API_KEY_NOT_FOUND', 'byIdOrPrefix', { key: idOrPrefix });
   const revokedAt = row.revoked_at ?? new Date().toISOString();
   if (row.revoked_at === null) {
     await db.updateTable('api_keys').set({ revoked_at: revokedAt }).where('id', '=', row.id).execute();

@@ -24,6 +24,6 @@ export async function revokeOwnKey(db: Kysely<Database>, accountId: number, keyI
       .returning(apiKeyColumns)
       .executeTakeFirst()) ??
     (await db.selectFrom('api_keys').select(apiKeyColumns).where('id', '=', id).where('account_id', '=', accountId).executeTakeFirst());
-  if (!row) throw new AppError('API_KEY_NOT_FOUND', `API key ${id} could not be found.`);
+  if (!row) throw AppError.of('API_KEY_NOT_FOUND', 'byId', { id });
   return toApiKey(row);
 }

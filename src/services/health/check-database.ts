@@ -7,6 +7,6 @@ export async function checkDatabase(db: Kysely<Database>): Promise<void> {
   try {
     await sql`select 1`.execute(db);
   } catch (error) {
-    throw new AppError('NOT_READY', undefined, { cause: error });
+    throw new AppError('NOT_READY', { cause: error });
   }
 }

@@ -104,7 +104,7 @@ export async function startIdempotent(
   now = new Date(),
 ): Promise<IdempotencyStart> {
   if (!IDEMPOTENCY_KEY_PATTERN.test(key)) {
-    throw new AppError('VALIDATION_FAILED', 'Idempotency-Key must be 1-255 visible ASCII characters.');
+    throw AppError.of('VALIDATION_FAILED', 'idempotencyKeyForm');
   }
   await purge(db, now);
   for (;;) {
@@ -133,8 +133,7 @@ export async function startIdempotent(
     } catch (error) {
       if (!trx.isCommitted && !trx.isRolledBack) await trx.rollback().execute();
       // Waited at the claim past the lock timeout: the first request with this key is still running.
-      if (error instanceof DatabaseError && error.kind === 'busy')
-        throw new AppError('IDEMPOTENCY_KEY_IN_USE', undefined, { cause: error });
+      if (error instanceof DatabaseError && error.kind === 'busy') throw new AppError('IDEMPOTENCY_KEY_IN_USE', { cause: error });
       throw error;
     }
   }

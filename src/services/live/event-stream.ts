@@ -2,10 +2,7 @@ import { AppError } from '../../errors/index.ts';
 
 /** Events a subscriber may fall behind by before its stream is ended (it can subscribe again). */
 const MAX_BEHIND = 1_000;
-const FELL_BEHIND = new AppError(
-  'SUBSCRIBER_TOO_SLOW',
-  `This subscription fell ${MAX_BEHIND} events behind and has ended; subscribe again, and read events as they come.`,
-);
+const FELL_BEHIND = AppError.of('SUBSCRIBER_TOO_SLOW', 'graphqlFellBehind', { events: MAX_BEHIND });
 
 /**
  * A stream of events for one subscriber: the feed pushes, GraphQL pulls. Ending it (the feed

@@ -7,10 +7,10 @@ import type { KeyRefusal } from '../api-keys/key-states.ts';
 import { EventStream } from './event-stream.ts';
 import { createPoller } from './poller.ts';
 
-const ENDED_BECAUSE: Record<KeyRefusal, string> = {
-  revoked: 'The API key was revoked; this subscription has ended.',
-  disabled: "The API key's account is disabled; this subscription has ended.",
-};
+/** The last event of a stream whose key stopped working, saying why. */
+function endedBecause(why: KeyRefusal): AppError {
+  return AppError.of('UNAUTHORIZED', why === 'revoked' ? 'graphqlRevokedWhileSubscribed' : 'graphqlDisabledWhileSubscribed');
+}
 
 /** What this registry does with a stream, whatever its events are. */
 type Stoppable = Pick<EventStream<unknown>, 'end' | 'stop'>;
@@ -48,17 +48,17 @@ export function createKeyStreams(db: Kysely<Database>, { perKey, onError }: KeyS
     onError,
     async run() {
       for (const [keyId, why] of await refusedKeys(db, [...byKey.keys()])) {
-        for (const stream of [...(byKey.get(keyId) ?? [])]) stream.stop(new AppError('UNAUTHORIZED', ENDED_BECAUSE[why]));
+        for (const stream of [...(byKey.get(keyId) ?? [])]) stream.stop(endedBecause(why));
       }
     },
   });
 
   return {
     open<T>(keyId: number, onEnd: () => void): EventStream<T> {
-      if (closed) throw new AppError('SERVICE_UNAVAILABLE', 'The server is shutting down; subscribe again to reach another instance.');
+      if (closed) throw AppError.of('SERVICE_UNAVAILABLE', 'graphqlShuttingDown');
       const streams = byKey.get(keyId) ?? new Set<Stoppable>();
       if (streams.size >= perKey) {
-        throw new AppError('TOO_MANY_SUBSCRIPTIONS', `At most ${perKey} subscriptions may be open per key; close one first.`);
+        throw AppError.of('TOO_MANY_SUBSCRIPTIONS', 'graphqlPerKey', { max: perKey });
       }
       const stream: EventStream<T> = new EventStream<T>(() => {
         open--;

@@ -18,6 +18,6 @@ export async function getMessage(db: Kysely<Database>, accountId: number, id: st
     .where('id', '=', id)
     .where('account_id', '=', accountId)
     .executeTakeFirst();
-  if (!row) throw new AppError('MESSAGE_NOT_FOUND', `Message ${id} could not be found.`);
+  if (!row) throw AppError.of('MESSAGE_NOT_FOUND', 'byId', { id });
   return toMessage(row);
 }

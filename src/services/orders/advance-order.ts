@@ -35,7 +35,7 @@ export async function advanceOrder(
       .where('status', '=', from)
       .returning(orderColumns)
       .executeTakeFirst();
-    if (!row) throw new AppError('INVALID_ORDER_TRANSITION', `Order ${order.id} changed meanwhile; read it again.`);
+    if (!row) throw AppError.of('INVALID_ORDER_TRANSITION', 'changedMeanwhile', { id: order.id });
     if (status === 'delivered') await trx.updateTable('pets').set({ status: 'sold' }).where('id', '=', row.pet_id).execute();
     return toOrder(row);
   });

@@ -13,8 +13,7 @@ export async function cancelOrder(db: Kysely<Database>, accountId: number, order
     const order = await getOrder(trx, accountId, orderId, naming);
     assertCancellable(order);
     const removed = await trx.deleteFrom('orders').where('id', '=', order.id).where('status', '=', order.status).executeTakeFirst();
-    if (removed.numDeletedRows !== 1n)
-      throw new AppError('INVALID_ORDER_TRANSITION', `Order ${order.id} changed meanwhile; read it again.`);
+    if (removed.numDeletedRows !== 1n) throw AppError.of('INVALID_ORDER_TRANSITION', 'changedMeanwhile', { id: order.id });
     await trx.updateTable('pets').set({ status: 'available' }).where('id', '=', order.petId).execute();
     return order;
   });

@@ -20,6 +20,6 @@ export async function getOrder(
     .where('id', '=', id)
     .where('account_id', '=', accountId)
     .executeTakeFirst();
-  if (!row) throw new AppError('ORDER_NOT_FOUND', `Order ${id} could not be found.`);
+  if (!row) throw AppError.of('ORDER_NOT_FOUND', 'byId', { id });
   return toOrder(row);
 }

@@ -8,12 +8,9 @@ const NEXT: Record<OrderStatus, OrderStatus | null> = { placed: 'approved', appr
 export function previousStatus(order: Order, target: OrderStatus): OrderStatus {
   const next = NEXT[order.status];
   if (next !== target) {
-    throw new AppError(
-      'INVALID_ORDER_TRANSITION',
-      next === null
-        ? `Order ${order.id} is delivered; it cannot change any more.`
-        : `Order ${order.id} is ${order.status}; it can move to ${next}, not ${target}.`,
-    );
+    throw next === null
+      ? AppError.of('INVALID_ORDER_TRANSITION', 'delivered', { id: order.id })
+      : AppError.of('INVALID_ORDER_TRANSITION', 'notNext', { id: order.id, status: order.status, next, target });
   }
   return order.status;
 }
@@ -21,6 +18,6 @@ export function previousStatus(order: Order, target: OrderStatus): OrderStatus {
 /** Cancelling is possible until delivery. */
 export function assertCancellable(order: Order): void {
   if (order.status === 'delivered') {
-    throw new AppError('INVALID_ORDER_TRANSITION', `Order ${order.id} is delivered; it can no longer be cancelled.`);
+    throw AppError.of('INVALID_ORDER_TRANSITION', 'notCancellable', { id: order.id });
   }
 }

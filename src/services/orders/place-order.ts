@@ -28,8 +28,8 @@ export async function placeOrder(db: Kysely<Database>, accountId: number, input:
       .executeTakeFirst();
     if (taken.numUpdatedRows !== 1n) {
       const pet = await trx.selectFrom('pets').select('status').where('id', '=', petId).executeTakeFirst();
-      if (!pet) throw new AppError('PET_NOT_FOUND', `Pet ${petId} could not be found.`);
-      throw new AppError('PET_NOT_AVAILABLE', `Pet ${petId} is ${pet.status}; only an available pet can be ordered.`);
+      if (!pet) throw AppError.of('PET_NOT_FOUND', 'byId', { id: petId });
+      throw AppError.of('PET_NOT_AVAILABLE', 'notAvailable', { id: petId, status: pet.status });
     }
     const row = await trx
       .insertInto('orders')

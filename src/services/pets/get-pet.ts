@@ -12,6 +12,6 @@ const findPet = preparedQuery((db: Kysely<Database>, id: number) => db.selectFro
 export async function getPet(db: Kysely<Database>, petId: number | string, naming?: FieldNaming): Promise<Pet> {
   const id = parseId(petId, 'petId', naming);
   const [row] = await findPet(db, id);
-  if (!row) throw new AppError('PET_NOT_FOUND', `Pet ${id} could not be found.`);
+  if (!row) throw AppError.of('PET_NOT_FOUND', 'byId', { id });
   return toPet(row);
 }

@@ -11,7 +11,7 @@ import { MAX_SAFE_ID } from './id-schema.ts';
 export function parseId(value: number | string, field: string, naming: FieldNaming = fieldNaming): number {
   const id = typeof value === 'number' ? value : /^(0|[1-9][0-9]*)$/.test(value) ? Number(value) : Number.NaN;
   const fail = (keyword: string, params: Record<string, unknown> = {}) =>
-    new AppError('VALIDATION_FAILED', describeIssue({ keyword, params, instancePath: `/${field}`, schemaPath: '' }, naming));
+    AppError.worded('VALIDATION_FAILED', describeIssue({ keyword, params, instancePath: `/${field}`, schemaPath: '' }, naming));
   if (!Number.isInteger(id)) throw fail('decimal');
   if (id < 1) throw fail('minimum', { limit: 1 });
   if (id > MAX_SAFE_ID) throw fail('maximum', { limit: MAX_SAFE_ID });

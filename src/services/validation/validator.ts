@@ -38,12 +38,12 @@ export function createValidator<T>(schema: AnySchema): Validator<T> {
     if (validate(value)) {
       const path = malformedText(value);
       if (path === null) return value as T;
-      throw new AppError(
+      throw AppError.worded(
         'VALIDATION_FAILED',
         describeIssue({ keyword: 'wellFormed', instancePath: path, schemaPath: '', params: {} }, naming),
       );
     }
     const [issue] = validate.errors ?? [];
-    throw new AppError('VALIDATION_FAILED', issue ? describeIssue(issue, naming) : undefined);
+    throw issue ? AppError.worded('VALIDATION_FAILED', describeIssue(issue, naming)) : new AppError('VALIDATION_FAILED');
   };
 }
