@@ -17,7 +17,7 @@ const config: CodegenConfig = {
           Pet: '../../services/pets/index.ts#Pet',
           PetConnection: '../../services/pets/index.ts#PetPage',
           Message: '../../services/messages/index.ts#Message',
-          Order: '../../services/orders/index.ts#OrderWithPet',
+          Order: '../../services/orders/index.ts#Order',
           OrderConnection: '../../services/orders/index.ts#OrderPage',
           CancelOrderPayload: '../../services/orders/index.ts#Order',
           PageInfo: '../resolvers/connection.ts#PageInfo',

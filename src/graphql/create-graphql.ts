@@ -25,7 +25,7 @@ import { useTracing } from './plugins/use-tracing.ts';
 import { trustedDocumentsPolicy, useTrustedDocuments } from './plugins/use-trusted-documents.ts';
 import { useValidationErrorShape } from './plugins/use-validation-error-shape.ts';
 import { yogaLogger } from './yoga-logger.ts';
-import type { MaybePromise } from '../services/maybe-promise.ts';
+import type { MaybePromise } from '../http/maybe-promise.ts';
 import { NO_METRICS } from '../telemetry/metrics-types.ts';
 import type { Metrics } from '../telemetry/metrics-types.ts';
 

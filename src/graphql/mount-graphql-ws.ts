@@ -18,7 +18,7 @@ import { GRAPHQL_ROUTE } from '../http/route-config.ts';
 import { documentText } from './plugins/use-trusted-documents.ts';
 import { documentIdOf } from './trusted-document-id.ts';
 import { GRAPHQL_LIMITS } from './graphql-limits.ts';
-import type { MaybePromise } from '../services/maybe-promise.ts';
+import type { MaybePromise } from '../http/maybe-promise.ts';
 import type { TrustedDocumentsOptions } from './plugins/use-trusted-documents.ts';
 
 type Yoga = YogaServerInstance<ServerContext, GraphQLContext>;

@@ -10,7 +10,7 @@ import type { SendPrecompressed } from '../http/caching/precompressed.ts';
 import type { ResponseStore } from '../http/caching/response-store.ts';
 import { NO_STORE } from '../http/caching/cache-control.ts';
 import type { KeyVerifier } from '../services/api-keys/index.ts';
-import type { MaybePromise } from '../services/maybe-promise.ts';
+import type { MaybePromise } from '../http/maybe-promise.ts';
 import { NO_METRICS } from '../telemetry/metrics-types.ts';
 import { sendGraphQLErrors } from './coded-error.ts';
 import { createGraphQL } from './create-graphql.ts';

@@ -1,7 +1,7 @@
 import type { GraphQLResolveInfo, GraphQLScalarType, GraphQLScalarTypeConfig } from 'graphql';
 import type { Pet as PetModel, PetPage as PetPageModel } from '../../services/pets/index.ts';
 import type { Message as MessageModel } from '../../services/messages/index.ts';
-import type { OrderWithPet as OrderWithPetModel, OrderPage as OrderPageModel, Order as OrderModel } from '../../services/orders/index.ts';
+import type { Order as OrderModel, OrderPage as OrderPageModel } from '../../services/orders/index.ts';
 import type { PageInfo as PageInfoModel } from '../resolvers/connection.ts';
 import type { ApiKey as ApiKeyModel, NewApiKeyWithSecret as NewApiKeyWithSecretModel } from '../../services/api-keys/index.ts';
 import type { GraphQLContext } from '../context.ts';
@@ -435,7 +435,7 @@ export type ResolversTypes = {
   NewApiKeyInput: NewApiKeyInput;
   NewApiKeyWithSecret: ResolverTypeWrapper<NewApiKeyWithSecretModel>;
   NewPetInput: NewPetInput;
-  Order: ResolverTypeWrapper<OrderWithPetModel>;
+  Order: ResolverTypeWrapper<OrderModel>;
   OrderConnection: ResolverTypeWrapper<OrderPageModel>;
   OrderEdge: ResolverTypeWrapper<Omit<OrderEdge, 'node'> & { node: ResolversTypes['Order'] }>;
   OrderStatus: OrderStatus;
@@ -464,7 +464,7 @@ export type ResolversParentTypes = {
   NewApiKeyInput: NewApiKeyInput;
   NewApiKeyWithSecret: NewApiKeyWithSecretModel;
   NewPetInput: NewPetInput;
-  Order: OrderWithPetModel;
+  Order: OrderModel;
   OrderConnection: OrderPageModel;
   OrderEdge: Omit<OrderEdge, 'node'> & { node: ResolversParentTypes['Order'] };
   PageInfo: PageInfoModel;

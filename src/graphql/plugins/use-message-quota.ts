@@ -1,7 +1,7 @@
 import type { Plugin } from 'graphql-yoga';
 import type { ServerContext } from '../create-graphql.ts';
 import { rootFields, writtenRootFields } from '../root-fields.ts';
-import type { MaybePromise } from '../../services/maybe-promise.ts';
+import type { MaybePromise } from '../../http/maybe-promise.ts';
 
 /**
  * sendMessage counts against the same per-key message quota as POST /messages: every

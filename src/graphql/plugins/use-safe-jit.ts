@@ -5,8 +5,8 @@ import { compileQuery, isCompiledQuery } from 'graphql-jit';
 import type { CompiledQuery } from 'graphql-jit';
 import type { Plugin } from 'graphql-yoga';
 import { asGraphQLJsErrors } from './jit-errors.ts';
-import { whenReady } from '../../services/maybe-promise.ts';
-import type { MaybePromise } from '../../services/maybe-promise.ts';
+import { whenReady } from '../../http/maybe-promise.ts';
+import type { MaybePromise } from '../../http/maybe-promise.ts';
 
 interface Compiled {
   operation: OperationDefinitionNode;

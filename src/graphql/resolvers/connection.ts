@@ -4,7 +4,6 @@ import { AppError } from '../../errors/index.ts';
 import type { Direction, Page } from '../../services/pagination/keyset-page.ts';
 import { argumentNaming, LIST_ARGUMENTS } from '../argument-naming.ts';
 import type { FieldNaming } from '../../services/validation/describe-issue.ts';
-import type { MaybePromise } from '../../services/maybe-promise.ts';
 import { reading } from './reading.ts';
 import type { Reads } from './reading.ts';
 
@@ -12,8 +11,8 @@ import type { Reads } from './reading.ts';
 export interface PageInfo {
   startCursor: string | null;
   endCursor: string | null;
-  hasNextPage: () => MaybePromise<boolean>;
-  hasPreviousPage: () => MaybePromise<boolean>;
+  hasNextPage: () => Promise<boolean>;
+  hasPreviousPage: () => Promise<boolean>;
 }
 
 export interface PagingArguments {
@@ -66,8 +65,8 @@ export function connectionFields<T, P extends Page<T>>(
       return {
         startCursor: first ? cursorOf(first) : null,
         endCursor: last ? cursorOf(last) : null,
-        hasNextPage: forward ? () => page.nextCursor !== null : () => anyBehind(db, page),
-        hasPreviousPage: forward ? () => anyBehind(db, page) : () => page.morePreceding,
+        hasNextPage: forward ? async () => page.nextCursor !== null : () => anyBehind(db, page),
+        hasPreviousPage: forward ? () => anyBehind(db, page) : async () => page.morePreceding,
       };
     }),
   };

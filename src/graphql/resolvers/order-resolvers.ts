@@ -13,7 +13,7 @@ import type { Order, OrderPage } from '../../services/orders/index.ts';
 import { parseId } from '../../services/validation/parse-id.ts';
 import type { Resolvers } from '../__generated__/resolvers-types.ts';
 import { argumentNaming } from '../argument-naming.ts';
-import { loadersOf } from '../loaders.ts';
+import { loadersOf, preloadPets } from '../loaders.ts';
 import { selectsPath } from './selects-path.ts';
 import { connectionFields, pageRequest } from './connection.ts';
 import { reading } from './reading.ts';
@@ -24,14 +24,20 @@ export const orderResolvers: Resolvers = {
   Query: {
     orders: reading(['orders'], async (_parent, { status, ...paging }, context, info) => {
       const { query, naming, direction } = pageRequest(paging);
-      // A page shown with its pets reads them in the same query, each on its order for Order.pet.
-      const withPets = selectsPath(info, ['nodes', 'pet']) || selectsPath(info, ['edges', 'node', 'pet']);
-      return listOrders(
+      const page = await listOrders(
         context.db,
         requirePrincipal(context).accountId,
         { ...query, status: status ?? undefined },
-        { naming, direction, withPets },
+        { naming, direction },
       );
+      // A page shown with its pets reads them now, in one query, so each order's pet is at hand.
+      if (selectsPath(info, ['nodes', 'pet']) || selectsPath(info, ['edges', 'node', 'pet'])) {
+        await preloadPets(
+          context,
+          page.items.map((order) => order.petId),
+        );
+      }
+      return page;
     }),
     order: reading(['orders'], (_parent, { id }, context) => getOrder(context.db, requirePrincipal(context).accountId, id, ID_ARGUMENT)),
   },
@@ -47,8 +53,11 @@ export const orderResolvers: Resolvers = {
     cancelOrder: (_parent, { id }, context) => cancelOrder(context.db, requirePrincipal(context).accountId, id, ID_ARGUMENT),
   },
   Order: {
-    // Read with its page when it was: answered without a promise (measured: a promise per order of a page of 100 costs 767 against 633 µs).
-    pet: reading(['pets'], (order, _args, context) => order.pet ?? loadersOf(context).pet.load(order.petId)),
+    // Read ahead with its page (Query.orders), else batched by the loader: one query either way.
+    pet: reading(['pets'], (order, _args, context) => {
+      const loaders = loadersOf(context);
+      return loaders.pets.get(order.petId) ?? loaders.pet.load(order.petId);
+    }),
   },
   CancelOrderPayload: {
     cancelledOrderId: reading([], (order) => String(order.id)),

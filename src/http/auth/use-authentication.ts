@@ -1,8 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { bearerToken, unauthorized } from './bearer-token.ts';
 import type { KeyVerdict, KeyVerifier, Principal } from '../../services/api-keys/index.ts';
-import { whenReady } from '../../services/maybe-promise.ts';
-import type { MaybePromise } from '../../services/maybe-promise.ts';
+import type { MaybePromise } from '../maybe-promise.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -18,7 +17,10 @@ declare module 'fastify' {
  */
 function identify(verifier: KeyVerifier, request: FastifyRequest): MaybePromise<void> {
   const token = bearerToken(request.headers.authorization);
-  return whenReady(token === null ? null : verifier.verify(token), (verdict) => apply(request, verdict));
+  if (token === null) return;
+  const known = verifier.recall(token);
+  if (known !== undefined) return apply(request, known);
+  return verifier.verify(token).then((verdict) => apply(request, verdict));
 }
 
 function apply(request: FastifyRequest, verdict: KeyVerdict): void {

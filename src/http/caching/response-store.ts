@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config/load-config.ts';
 import { boundedLru } from '../../util/bounded-lru.ts';
 import { redisResponseStore } from './redis-response-store.ts';
-import type { MaybePromise } from '../../services/maybe-promise.ts';
+import type { MaybePromise } from '../maybe-promise.ts';
 
 /** An answer as it was sent: its media type and its text. */
 export interface StoredAnswer {

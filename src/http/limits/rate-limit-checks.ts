@@ -3,8 +3,8 @@ import { AppError } from '../../errors/index.ts';
 import type { RateLimitConfig } from '../../config/load-config.ts';
 import { createRateLimiter, RATE_WINDOW_MS } from './rate-limiter.ts';
 import type { RateLimitDecision, RateLimiter } from './rate-limiter.ts';
-import { whenReady } from '../../services/maybe-promise.ts';
-import type { MaybePromise } from '../../services/maybe-promise.ts';
+import { whenReady } from '../maybe-promise.ts';
+import type { MaybePromise } from '../maybe-promise.ts';
 import { NO_METRICS } from '../../telemetry/metrics-types.ts';
 import type { Metrics } from '../../telemetry/metrics-types.ts';
 

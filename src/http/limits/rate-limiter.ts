@@ -1,4 +1,4 @@
-import type { MaybePromise } from '../../services/maybe-promise.ts';
+import type { MaybePromise } from '../maybe-promise.ts';
 
 /** What a caller sees of its quota: the IETF draft's RateLimit-Policy / RateLimit fields and, when refused, Retry-After. */
 export interface RateLimitDecision {

@@ -5,7 +5,6 @@ import type { Database } from '../../db/types.ts';
 import { API_KEY_PATTERN, hashApiKey } from './key-format.ts';
 import { keyRefusal } from './key-states.ts';
 import { keyUsage } from './key-usage.ts';
-import type { MaybePromise } from '../maybe-promise.ts';
 
 export interface Principal {
   accountId: number;
@@ -19,8 +18,14 @@ export interface Principal {
 export type KeyVerdict = Principal | 'disabled' | null;
 
 export interface KeyVerifier {
-  /** Synchronous when the key was verified recently and nothing has been written since. */
-  verify(key: string): MaybePromise<KeyVerdict>;
+  /**
+   * The verdict without reading anything: for a malformed key, or one verified recently with
+   * nothing written since; undefined when only `verify` can tell. (Every request asks, so the
+   * common case costs no promise.)
+   */
+  recall(key: string): KeyVerdict | undefined;
+  /** The verdict, reading the key's row when it is not recalled. */
+  verify(key: string): Promise<KeyVerdict>;
   /** Stops trusting a key that a read elsewhere found revoked or disabled: its next request reads its row again. */
   forget(keyId: number): void;
   close(): Promise<void>;
@@ -85,20 +90,28 @@ export function createKeyVerifier(db: Kysely<Database>, dataVersion: DataVersion
     return principal;
   }
 
+  function recalled(slot: string, version: string): Principal | undefined {
+    const hit = verified.get(slot);
+    const now = Date.now();
+    if (!hit || hit.version !== version || hit.expires <= now) return undefined;
+    usage.record(hit.principal.keyId, now);
+    onLookup?.(true);
+    return hit.principal;
+  }
+
   return {
-    verify(key) {
+    recall(key) {
+      if (!API_KEY_PATTERN.test(key)) return null;
+      return recalled(hashApiKey(key).toString('base64'), dataVersion());
+    },
+    async verify(key) {
       if (!API_KEY_PATTERN.test(key)) return null;
       const hash = hashApiKey(key);
       const slot = hash.toString('base64');
       // The version is read before the row, so a write that lands during the lookup still ends the trust.
       const version = dataVersion();
-      const hit = verified.get(slot);
-      const now = Date.now();
-      if (hit && hit.version === version && hit.expires > now) {
-        usage.record(hit.principal.keyId, now);
-        onLookup?.(true);
-        return hit.principal;
-      }
+      const hit = recalled(slot, version);
+      if (hit) return hit;
       onLookup?.(false);
       return lookUp(hash, slot, version);
     },

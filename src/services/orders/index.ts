@@ -16,5 +16,5 @@ export const { placeOrder, getOrder, advanceOrder, cancelOrder, listOrders, coun
   ordersOfPets: ofPets,
 });
 export { orderCursor, anyOrdersBehind, checkOrderCursor } from './list-orders.ts';
-export type { OrderPage, OrderWithPet } from './list-orders.ts';
+export type { OrderPage } from './list-orders.ts';
 export * from './order-schema.ts';

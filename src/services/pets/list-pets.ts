@@ -1,5 +1,4 @@
 import type { Kysely } from 'kysely';
-import { preparedQuery } from '../../db/prepared-query.ts';
 import type { Database } from '../../db/types.ts';
 import { rowCount } from '../counts/row-count.ts';
 import { decodeCursor, encodeCursor } from '../pagination/cursor.ts';
@@ -18,13 +17,6 @@ export interface PetPage extends Page<Pet> {
 
 const validateQuery = createValidator<ListPetsQuery>(listPetsQuerySchema);
 
-// The two shapes of a page read, built once: listing is the busiest read this API serves.
-const firstRows = (db: Kysely<Database>, afterId: number) => db.selectFrom('pets').select(petColumns).where('id', '>', afterId);
-const readPage = preparedQuery((db: Kysely<Database>, afterId: number, rows: number) => firstRows(db, afterId).orderBy('id').limit(rows));
-const readPageWithStatus = preparedQuery((db: Kysely<Database>, afterId: number, rows: number, status: PetStatus) =>
-  firstRows(db, afterId).where('status', '=', status).orderBy('id').limit(rows),
-);
-
 /** The cursor that resumes a listing right after this pet; REST's Link and GraphQL's edges use the same. */
 export function petCursor(pet: Pick<Pet, 'id'>): string {
   return encodeCursor('pets', pet.id);
@@ -35,12 +27,15 @@ export function checkPetCursor(cursor: string | undefined): void {
   if (cursor !== undefined) decodeCursor('pets', cursor);
 }
 
-/** Backward pages (GraphQL last/before) are rarer: built per call. `beforeId` null reads from the end. */
-function readPageBackward(db: Kysely<Database>, beforeId: number | null, rows: number, status: PetStatus | undefined) {
+/** A page's rows, read away from the cursor (or from an end), one more than shown. */
+function readPage(db: Kysely<Database>, direction: Direction, cursorId: number | null, status: PetStatus | undefined, rows: number) {
   let select = db.selectFrom('pets').select(petColumns);
-  if (beforeId !== null) select = select.where('id', '<', beforeId);
+  if (cursorId !== null) select = select.where('id', direction === 'forward' ? '>' : '<', cursorId);
   if (status !== undefined) select = select.where('status', '=', status);
-  return select.orderBy('id', 'desc').limit(rows).execute();
+  return select
+    .orderBy('id', direction === 'forward' ? 'asc' : 'desc')
+    .limit(rows)
+    .execute();
 }
 
 /**
@@ -57,10 +52,7 @@ export async function listPets(
   const cursorId = cursor === undefined ? null : decodeCursor('pets', cursor);
 
   // One extra row says whether more exist that way, without a count.
-  let rows;
-  if (direction === 'backward') rows = await readPageBackward(db, cursorId, limit + 1, status);
-  else if (status === undefined) rows = await readPage(db, cursorId ?? 0, limit + 1);
-  else rows = await readPageWithStatus(db, cursorId ?? 0, limit + 1, status);
+  const rows = await readPage(db, direction, cursorId, status, limit + 1);
 
   return { ...keysetPage(rows, limit, toPet, petCursor, direction, cursorId), status };
 }
