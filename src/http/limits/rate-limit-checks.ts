@@ -1,10 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../errors/index.ts';
 import type { RateLimitConfig } from '../../config/load-config.ts';
-import { createRateLimiter, RATE_WINDOW_MS } from './rate-limiter.ts';
+import { RATE_WINDOW_MS } from './rate-limiter.ts';
 import type { RateLimitDecision, RateLimiter } from './rate-limiter.ts';
-import { whenReady } from '../maybe-promise.ts';
-import type { MaybePromise } from '../maybe-promise.ts';
 import { NO_METRICS } from '../../telemetry/metrics-types.ts';
 import type { Metrics } from '../../telemetry/metrics-types.ts';
 
@@ -17,25 +15,23 @@ function announce(reply: FastifyReply, decision: RateLimitDecision): void {
 
 export interface RateLimitChecks {
   /** Every keyed request, after the caller is identified: per key, or per address when the key is not valid. */
-  request(request: FastifyRequest, reply: FastifyReply): MaybePromise<void>;
+  request(request: FastifyRequest, reply: FastifyReply): Promise<void>;
   /**
    * An operation that comes without an HTTP request of its own (a graphql-ws subscribe): charged
    * to its key's budget as a request is, refused the same way, with no headers to carry the count.
    */
-  keyed(keyId: number): MaybePromise<void>;
+  keyed(keyId: number): Promise<void>;
   /** Sending `count` messages: the tighter per-key quota, all or none. */
-  message(request: FastifyRequest, reply: FastifyReply, count?: number): MaybePromise<void>;
+  message(request: FastifyRequest, reply: FastifyReply, count?: number): Promise<void>;
   /**
    * One sign-up from the caller's address: a budget of its own, always counted. It is a
    * security limit, so it never fails open: when the shared store cannot count, this process does.
    */
-  signup(request: FastifyRequest, reply: FastifyReply): MaybePromise<void>;
+  signup(request: FastifyRequest, reply: FastifyReply): Promise<void>;
 }
 
 /** The checks, each throwing RATE_LIMITED (429) when a quota is spent. */
 export function rateLimitChecks(limiter: RateLimiter, limits: RateLimitConfig, metrics: Metrics = NO_METRICS): RateLimitChecks {
-  // Sign-ups fall back to this process's own count while Redis does not answer.
-  const local = createRateLimiter();
   const enforce = (reply: FastifyReply | null, decision: RateLimitDecision) => {
     if (reply) announce(reply, decision);
     if (!decision.allowed) {
@@ -44,29 +40,23 @@ export function rateLimitChecks(limiter: RateLimiter, limits: RateLimitConfig, m
     }
   };
   return {
-    request(request, reply) {
+    async request(request, reply) {
       if (limits.perKey === 0) return;
       const decision = request.principal
         ? limiter.take(`key:${request.principal.keyId}`, 'per-key', limits.perKey)
         : limiter.take(`addr:${request.ip}`, 'per-address-without-key', limits.perAddressWithoutKey);
-      // The in-memory limiter answers at once, Redis later.
-      return whenReady(decision, (d) => enforce(reply, d));
+      enforce(reply, await decision);
     },
-    keyed(keyId) {
+    async keyed(keyId) {
       if (limits.perKey === 0) return;
-      return whenReady(limiter.take(`key:${keyId}`, 'per-key', limits.perKey), (d) => enforce(null, d));
+      enforce(null, await limiter.take(`key:${keyId}`, 'per-key', limits.perKey));
     },
-    message(request, reply, count = 1) {
+    async message(request, reply, count = 1) {
       if (limits.perKey === 0 || !request.principal) return;
-      return whenReady(limiter.take(`messages:${request.principal.keyId}`, 'messages-per-key', limits.messagesPerKey, count), (d) =>
-        enforce(reply, d),
-      );
+      enforce(reply, await limiter.take(`messages:${request.principal.keyId}`, 'messages-per-key', limits.messagesPerKey, { cost: count }));
     },
-    signup(request, reply) {
-      const bucket = `signup:${request.ip}`;
-      return whenReady(limiter.take(bucket, 'signups-per-address', limits.signupsPerAddress), (shared) =>
-        enforce(reply, shared.uncounted ? local.take(bucket, shared.policy, shared.limit) : shared),
-      );
+    async signup(request, reply) {
+      enforce(reply, await limiter.take(`signup:${request.ip}`, 'signups-per-address', limits.signupsPerAddress, { failClosed: true }));
     },
   };
 }

@@ -1,4 +1,6 @@
-import type { MaybePromise } from '../maybe-promise.ts';
+import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import type { RateLimiterAbstract } from 'rate-limiter-flexible';
+import { memo } from '../../util/memo.ts';
 
 /** What a caller sees of its quota: the IETF draft's RateLimit-Policy / RateLimit fields and, when refused, Retry-After. */
 export interface RateLimitDecision {
@@ -15,46 +17,70 @@ export interface RateLimitDecision {
 /** Every budget is per minute: the window the RateLimit-Policy header announces (w=60). */
 export const RATE_WINDOW_MS = 60_000;
 
+export interface TakeOptions {
+  /** Units taken at once, or none when fewer are left. */
+  cost?: number;
+  /** A security limit: when the shared store cannot count, this process counts instead of letting the request through. */
+  failClosed?: boolean;
+}
+
 export interface RateLimiter {
-  /** Takes `cost` units at once, or none when fewer than `cost` are left. A promise where the count lives elsewhere. */
-  take(bucket: string, policy: string, limit: number, cost?: number, now?: number): MaybePromise<RateLimitDecision>;
+  take(bucket: string, policy: string, limit: number, options?: TakeOptions): Promise<RateLimitDecision>;
   close(): Promise<void>;
 }
 
-/** The in-memory limiter answers at once. */
-export interface MemoryRateLimiter extends RateLimiter {
-  take(bucket: string, policy: string, limit: number, cost?: number, now?: number): RateLimitDecision;
-}
+/** How a store's limiter is made for one policy (points = the policy's limit, one fixed window). */
+export type MakeStoreLimiter = (policy: string, limit: number, failClosed: boolean) => RateLimiterAbstract;
+
+/** A store that could not answer: the request goes through uncounted (rate limiting is protection, not a dependency). */
+export type OnStoreError = (error: unknown) => void;
+
+export const memoryLimiter = (policy: string, limit: number) =>
+  new RateLimiterMemory({ points: limit, duration: RATE_WINDOW_MS / 1000, keyPrefix: policy });
 
 /**
- * Fixed one-minute windows per bucket, in memory: cheap and exact within one process.
- * Several processes behind a balancer each count on their own; REDIS_URL shares the count
- * (redis-rate-limiter.ts).
+ * Fixed one-minute windows per bucket, counted by rate-limiter-flexible: in this process by
+ * default, or in a shared store (redis-rate-limiter.ts). This file keeps only what the library
+ * leaves to its caller: a refused multi-unit take gives its units back (all or none), and a
+ * store's failure becomes an uncounted decision.
  */
-export function createRateLimiter(): MemoryRateLimiter {
-  const windows = new Map<string, { count: number; resetAt: number }>();
-  let takes = 0;
+export function createRateLimiter(
+  makeLimiter: MakeStoreLimiter = memoryLimiter,
+  onStoreError: OnStoreError = () => undefined,
+  onStoreAnswer: () => void = () => undefined,
+): RateLimiter {
+  const limiterOf = memo((shape: string) => {
+    const [policy = '', limit, closed] = shape.split('\n');
+    return makeLimiter(policy, Number(limit), closed === '1');
+  });
+  const decision = (res: RateLimiterRes, allowed: boolean, policy: string, limit: number, cost: number): RateLimitDecision => ({
+    allowed,
+    policy,
+    limit,
+    remaining: Math.max(0, limit - (allowed ? res.consumedPoints : res.consumedPoints - cost)),
+    resetSeconds: Math.max(1, Math.ceil(res.msBeforeNext / 1000)),
+  });
   return {
-    take(bucket, policy, limit, cost = 1, now = Date.now()) {
-      // Forget finished windows now and then, so idle buckets do not pile up.
-      if (++takes % 10_000 === 0) for (const [key, w] of windows) if (w.resetAt <= now) windows.delete(key);
-      let window = windows.get(bucket);
-      if (!window || window.resetAt <= now) {
-        window = { count: 0, resetAt: now + RATE_WINDOW_MS };
-        windows.set(bucket, window);
+    async take(bucket, policy, limit, { cost = 1, failClosed = false } = {}) {
+      const limiter = limiterOf(`${policy}\n${limit}\n${failClosed ? 1 : 0}`);
+      // A fail-closed budget answers from this process while the store is away: not a sign it is back.
+      const answered = failClosed ? () => undefined : onStoreAnswer;
+      try {
+        const res = await limiter.consume(bucket, cost);
+        answered();
+        return decision(res, true, policy, limit, cost);
+      } catch (refusal) {
+        if (!(refusal instanceof RateLimiterRes)) {
+          onStoreError(refusal);
+          return { allowed: true, policy, limit, remaining: limit, resetSeconds: RATE_WINDOW_MS / 1000, uncounted: true };
+        }
+        answered();
+        // The library counts a refused take; a smaller one must still fit what was left. (One
+        // unit refused leaves nothing that fits anyway: no second round trip for it.)
+        if (cost > 1 && refusal.consumedPoints - cost < limit) await limiter.reward(bucket, cost).catch(onStoreError);
+        return decision(refusal, false, policy, limit, cost);
       }
-      const allowed = window.count + cost <= limit;
-      if (allowed) window.count += cost;
-      return {
-        allowed,
-        policy,
-        limit,
-        remaining: limit - window.count,
-        resetSeconds: Math.max(1, Math.ceil((window.resetAt - now) / 1000)),
-      };
     },
-    async close() {
-      windows.clear();
-    },
+    async close() {},
   };
 }
