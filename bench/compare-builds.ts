@@ -77,7 +77,9 @@ export async function compareBuilds(options: {
   const sink = sinkWanted ? await startOtlpSink() : null;
   const withSink = (env: Record<string, string>) =>
     Object.fromEntries(Object.entries(env).map(([k, v]) => [k, v === OTLP_SINK ? (sink?.url ?? '') : v]));
-  const base = await startProject(baselineDb.url, { dir: baselineDir, env: withSink(baseline.env), name: 'baseline' });
+  // An archive has no .git to tell the server its revision: the bench does (its ready line names it).
+  const revision: Record<string, string> = baseline.rev ? { PETSTORE_REVISION: baseline.rev } : {};
+  const base = await startProject(baselineDb.url, { dir: baselineDir, env: { ...revision, ...withSink(baseline.env) }, name: 'baseline' });
   const project = await startProject(projectDb.url, { env: withSink(projectEnv) });
   await withOrders(base, baselineDb.key);
   await withOrders(project, projectDb.key);
