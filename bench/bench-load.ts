@@ -47,6 +47,17 @@ export const gql = (query: string): Request => ({ method: 'POST', path: '/graphq
 /** The same query run every time: Cache-Control: no-cache skips the response cache (what executing it costs). */
 export const gqlRun = (query: string): Request => ({ ...gql(query), headers: { 'cache-control': 'no-cache' } });
 
+/** What one request of a side answers: status and body, as the load will send it. */
+export async function answerOf({ server, request, key }: Side): Promise<{ status: number; body: string }> {
+  const auth: Record<string, string> = request.auth === false ? {} : { authorization: `Bearer ${key}` };
+  const response = await fetch(`${server.origin}${request.path}`, {
+    method: request.method,
+    headers: { 'content-type': 'application/json', ...auth, ...request.headers },
+    ...(request.body ? { body: request.body } : {}),
+  });
+  return { status: response.status, body: await response.text() };
+}
+
 export async function load({ server, request, key }: Side, seconds: number, scenarioStatus: Status, connections: number): Promise<Run> {
   let unexpected = 0;
   const expectStatus = request.expect ?? scenarioStatus;

@@ -1,6 +1,6 @@
 import { execFileSync, spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { mkdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '../test/helpers/cli.ts';
@@ -124,7 +124,49 @@ export function startFloor(databaseUrl: string): Promise<BenchServer> {
   return launch('floor', ['--import', 'tsx', join(root, 'bench/floor-server.ts')], { DATABASE_URL: databaseUrl });
 }
 
-/** Bare graphql-yoga on node:http with the floor's statement and auth: the most Yoga allows here. */
-export function startYogaCeiling(databaseUrl: string): Promise<BenchServer> {
-  return launch('yoga ceiling', ['--import', 'tsx', join(root, 'bench/yoga-ceiling-server.ts')], { DATABASE_URL: databaseUrl });
+/** A GraphQL server a team could pick instead of this project: its own file under bench/peers. */
+export interface Peer {
+  name: string;
+  /** Under bench/peers. */
+  file: string;
+  env?: Record<string, string>;
+  /** What it does and does not do, for the table's reader. */
+  does: string;
+  /** Needs bench/peers' own packages (`npm ci --prefix bench/peers`); graphql-yoga is the project's own. */
+  ownPackages: boolean;
+}
+
+export const PEERS: readonly Peer[] = [
+  {
+    name: 'Mercurius 16 + graphql-jit (Fastify 5)',
+    file: 'mercurius-server.ts',
+    env: { MERCURIUS_JIT: '1' },
+    does: 'query cache, JIT after the first run; no limits, no log',
+    ownPackages: true,
+  },
+  { name: 'Mercurius 16 (Fastify 5)', file: 'mercurius-server.ts', does: 'query cache; no limits, no log', ownPackages: true },
+  {
+    name: 'Apollo Server 5 (standalone)',
+    file: 'apollo-server.ts',
+    does: 'document cache, CSRF check; no limits, no log',
+    ownPackages: true,
+  },
+  {
+    name: 'graphql-yoga 5 on node:http',
+    file: 'yoga-server.ts',
+    does: 'parse and validation caches; no limits, no log',
+    ownPackages: false,
+  },
+];
+
+/** Whether bench/peers' packages are installed (they are not the product's dependencies). */
+export const peersInstalled = (): boolean => existsSync(join(root, 'bench/peers/node_modules/mercurius'));
+
+/** A peer over the floor's database, in production mode, as its docs set it up. */
+export function startPeer(peer: Peer, databaseUrl: string): Promise<BenchServer> {
+  return launch(peer.name, ['--import', 'tsx', join(root, 'bench/peers', peer.file)], {
+    DATABASE_URL: databaseUrl,
+    NODE_ENV: 'production',
+    ...peer.env,
+  });
 }

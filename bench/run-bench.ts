@@ -11,10 +11,11 @@ import { parseArgs } from 'node:util';
 import { petCursor } from '../src/services/pets/index.ts';
 import { benchDatabase } from './bench-database.ts';
 import type { BenchDatabase, BenchEngine } from './bench-database.ts';
-import { faulty, fmt, gql, gqlRun, least, load, median, sideBySide } from './bench-load.ts';
+import { answerOf, faulty, fmt, gql, gqlRun, least, load, median, sideBySide } from './bench-load.ts';
 import type { Status } from './bench-load.ts';
 import type { LoadSettings, Request, Run } from './bench-load.ts';
-import { buildProject, startFloor, startProject, startYogaCeiling } from './bench-servers.ts';
+import { buildProject, PEERS, peersInstalled, startFloor, startPeer, startProject } from './bench-servers.ts';
+import type { BenchServer } from './bench-servers.ts';
 import { compareBuilds } from './compare-builds.ts';
 import { commentPadded, doublingChain, wideSpreads } from './abusive-documents.ts';
 
@@ -71,7 +72,8 @@ interface Scenario {
 }
 
 const list: Request = { method: 'GET', path: '/v1/pets?limit=20' };
-const gqlList = gql('{ pets(first: 20) { nodes { id name categoryId status } } }');
+const GQL_LIST_QUERY = '{ pets(first: 20) { nodes { id name categoryId status } } }';
+const gqlList = gql(GQL_LIST_QUERY);
 const create: Request = { method: 'POST', path: '/v1/pets', body: JSON.stringify({ name: 'Bench', categoryId: 7 }) };
 const scenarios: Scenario[] = [
   { name: 'GET /v1/pets?limit=20', floor: list, project: list, expectStatus: 2 },
@@ -154,7 +156,44 @@ async function main(): Promise<void> {
   }
 }
 
-/** The project against the floor, scenario by scenario; Order.pet; the Yoga ceiling. */
+interface PeerRow {
+  name: string;
+  cpu: number;
+  floorCpu: number;
+  rss: number;
+  does: string;
+}
+
+/**
+ * Each peer beside the floor on the GraphQL list, on the floor's database. A peer whose answer
+ * differs from the project's by a byte is not timed: it would be measuring other work.
+ */
+async function peers(floor: BenchServer, key: string, databaseUrl: string, expected: string, failures: string[]): Promise<PeerRow[]> {
+  const installed = peersInstalled();
+  if (!installed) console.log('\nPeers: bench/peers is not installed (npm ci --prefix bench/peers); only graphql-yoga runs.');
+  const rows: PeerRow[] = [];
+  for (const peer of PEERS.filter((p) => installed || !p.ownPackages)) {
+    const server = await startPeer(peer, databaseUrl);
+    try {
+      const answer = await answerOf({ server, request: gqlList, key });
+      // Apollo ends its body with a newline; every other byte must match.
+      if (answer.status !== 200 || answer.body.replace(/\n$/, '') !== expected) {
+        console.log(`\n${peer.name} answered ${answer.status} ${answer.body.slice(0, 200)}\n  expected 200 ${expected.slice(0, 200)}`);
+        failures.push(peer.name);
+        continue;
+      }
+      const [f, p] = await sideBySide({ server: floor, request: list, key }, { server, request: gqlList, key }, 2, settings);
+      if (faulty(f) + faulty(p) > 0) failures.push(peer.name);
+      const cpu = least(p.map((x) => x.cpu));
+      rows.push({ name: peer.name, cpu, floorCpu: least(f.map((x) => x.cpu)), rss: server.peakRssMb(), does: peer.does });
+    } finally {
+      await server.stop();
+    }
+  }
+  return rows;
+}
+
+/** The project against the floor, scenario by scenario; Order.pet; the peers. */
 async function sideBySideScenarios(dir: string, databases: BenchDatabase[], failures: string[], only: string[]): Promise<void> {
   const floorDb = await benchDatabase(engine, dir, 'floor', petCount);
   const projectDb = await benchDatabase(engine, dir, 'project', petCount);
@@ -163,6 +202,7 @@ async function sideBySideScenarios(dir: string, databases: BenchDatabase[], fail
   const project = await startProject(projectDb.url);
 
   const rows: string[] = [];
+  const measured = new Map<string, { cpu: number; floorCpu: number }>();
   for (const scenario of only.length > 0 ? scenarios.filter((s) => only.some((name) => s.name.includes(name))) : scenarios) {
     const [f, p] = await sideBySide(
       { server: floor, request: scenario.floor, key: floorDb.key },
@@ -178,6 +218,7 @@ async function sideBySideScenarios(dir: string, databases: BenchDatabase[], fail
     };
     const fr = { rps: median(f.map((x) => x.rps)), cpu: least(f.map((x) => x.cpu)) };
     if (faulty(f) + faulty(p) > 0) failures.push(scenario.name);
+    measured.set(scenario.name, { cpu: pr.cpu, floorCpu: fr.cpu });
     rows.push(
       `| ${scenario.name} | ${fmt(pr.cpu)} | ${fmt(fr.cpu)} | **${fmt(fr.cpu / pr.cpu, 2)}** | ${fmt(pr.rps)} | ${fmt(fr.rps)} | ${fmt(pr.rps / fr.rps, 2)} | ${pr.p50} | ${pr.p99} | ${fmt(pr.p99 / Math.max(pr.p50, 1), 1)} | ${faulty(p)} |`,
     );
@@ -199,20 +240,12 @@ async function sideBySideScenarios(dir: string, databases: BenchDatabase[], fail
   if (faulty(bare) + faulty(related) > 0) failures.push('orders with pets');
   const [bareCpu, relatedCpu] = [least(bare.map((x) => x.cpu)), least(related.map((x) => x.cpu))];
 
+  // The answer every peer must give, byte for byte, before it is timed: the project's, run.
+  const expected = await answerOf({ server: project, request: gqlRun(GQL_LIST_QUERY), key: projectDb.key });
   const rss = project.peakRssMb();
   const floorRss = floor.peakRssMb();
   await project.stop();
-
-  // The GraphQL target against what Yoga itself does here, with nothing of this project.
-  const ceiling = await startYogaCeiling(floorDb.url);
-  const [f, y] = await sideBySide(
-    { server: floor, request: list, key: floorDb.key },
-    { server: ceiling, request: gqlList, key: floorDb.key },
-    2,
-    settings,
-  );
-  if (faulty(f) + faulty(y) > 0) failures.push('yoga ceiling');
-  await ceiling.stop();
+  const peerRows = only.length > 0 ? [] : await peers(floor, floorDb.key, floorDb.url, expected.body, failures);
   await floor.stop();
 
   console.log(
@@ -222,10 +255,34 @@ async function sideBySideScenarios(dir: string, databases: BenchDatabase[], fail
   for (const row of rows) console.log(row);
   console.log(`\nCPU ratio = floor CPU per request / project CPU per request (least of the rounds); req/s are medians.`);
   console.log(`Peak RSS: project ${rss} MB, floor ${floorRss} MB`);
-  const [floorCpu, yogaCpu] = [least(f.map((x) => x.cpu)), least(y.map((x) => x.cpu))];
-  console.log(
-    `\nYoga ceiling: bare graphql-yoga on node:http, the floor's statements and auth, none of this project: ${fmt(yogaCpu)} µs/req vs floor ${fmt(floorCpu)} = **${fmt(floorCpu / yogaCpu, 2)}** (req/s ${fmt(median(y.map((x) => x.rps)))} vs ${fmt(median(f.map((x) => x.rps)))})`,
-  );
+  if (peerRows.length > 0) {
+    // The project's own rows of this run beside the peers, best first.
+    for (const [name, label] of [
+      ['GraphQL pets(first: 20), uncached', 'this project, GraphQL (response cache off)'],
+      ['GraphQL pets(first: 20)', 'this project, GraphQL (a cached answer)'],
+      ['GET /v1/pets?limit=20', 'this project, REST list'],
+    ] as const) {
+      const m = measured.get(name);
+      if (m)
+        peerRows.push({
+          name: `**${label}**`,
+          cpu: m.cpu,
+          floorCpu: m.floorCpu,
+          rss,
+          does: 'key usage, limits, trusted documents, access log, Relay pages',
+        });
+    }
+    peerRows.sort((a, b) => b.floorCpu / b.cpu - a.floorCpu / a.cpu);
+    console.log(
+      `\nPeers: the same query (${GQL_LIST_QUERY}), the same data and key check, each beside the floor; answers checked byte for byte first.`,
+    );
+    console.log('\n| server | CPU µs/req | floor CPU µs/req | CPU ratio to the floor | peak RSS MB | what it does per request |');
+    console.log('| --- | ---: | ---: | ---: | ---: | --- |');
+    for (const row of peerRows)
+      console.log(
+        `| ${row.name} | ${fmt(row.cpu)} | ${fmt(row.floorCpu)} | **${fmt(row.floorCpu / row.cpu, 2)}** | ${row.rss} | ${row.does} |`,
+      );
+  }
 
   console.log(
     `\nOrder.pet on a page of 100 orders: ${fmt(relatedCpu)} µs/req with the pets, ${fmt(bareCpu)} without = **${fmt(relatedCpu / bareCpu, 2)}×** (req/s ${fmt(median(related.map((x) => x.rps)))} vs ${fmt(median(bare.map((x) => x.rps)))})`,
