@@ -191,6 +191,31 @@ describe('GraphQL response cache', () => {
     }
   });
 
+  it('counts and logs a cached answer as any other: its RateLimit headers, its access line, and 429 once the budget is spent', async ({
+    makeApp,
+  }) => {
+    const lines: string[] = [];
+    const logStream = { write: (line: string) => void lines.push(line) };
+    const t = await makeApp({ METRICS_PORT: '0', RATE_LIMIT_PER_MINUTE: '3', LOG_LEVEL: 'info' }, { logStream });
+    const answers = [await graphql(t, PETS), await graphql(t, PETS), await graphql(t, PETS)];
+    expect(await hits(t)).toBe(2);
+    expect(answers.map((a) => String(a.res.headers.ratelimit).replace(/;t=\d+$/, ''))).toEqual([
+      '"per-key";r=2',
+      '"per-key";r=1',
+      '"per-key";r=0',
+    ]);
+    const refused = await graphql(t, PETS);
+    expect(refused.res.statusCode).toBe(429);
+    expect(await hits(t)).toBe(2);
+    const access = lines.map((l) => JSON.parse(l) as { msg: string; url?: string; status?: number }).filter((l) => l.msg === 'request');
+    expect(access.map((l) => [l.url, l.status])).toEqual([
+      ['/graphql', 200],
+      ['/graphql', 200],
+      ['/graphql', 200],
+      ['/graphql', 429],
+    ]);
+  });
+
   it('is off with RESPONSE_CACHE=false: no lookups, no tags', async ({ makeApp }) => {
     const t = await makeApp({ METRICS_PORT: '0', RESPONSE_CACHE: 'false' });
     await graphql(t, PETS);
