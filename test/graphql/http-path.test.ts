@@ -1,6 +1,10 @@
 import { describe, expect, it } from '../helpers/fixtures.ts';
+import type { TestApp } from '../helpers/test-app.ts';
 
 const PETS = '{ pets(first: 1) { totalCount } }';
+/** The PETS query over POST, with these headers beside its JSON content type. */
+const postPets = (t: { call: TestApp['call'] }, headers: Record<string, string> = {}) =>
+  t.call({ method: 'POST', url: '/graphql', headers: { 'content-type': 'application/json', ...headers }, payload: { query: PETS } });
 
 describe('GraphQL over HTTP: one path for queries and mutations, GET and POST', () => {
   it('takes the preferred JSON type by q-value, as Apollo Client asks for it', async ({ t }) => {
@@ -49,29 +53,14 @@ describe('GraphQL over HTTP: one path for queries and mutations, GET and POST', 
   });
 
   it('answers a browser (Origin) as any other client', async ({ t }) => {
-    const plain = await t.call({
-      method: 'POST',
-      url: '/graphql',
-      headers: { 'content-type': 'application/json' },
-      payload: { query: PETS },
-    });
-    const browser = await t.call({
-      method: 'POST',
-      url: '/graphql',
-      headers: { 'content-type': 'application/json', origin: 'https://app.example' },
-      payload: { query: PETS },
-    });
+    const plain = await postPets(t);
+    const browser = await postPets(t, { origin: 'https://app.example' });
     expect(browser.statusCode).toBe(200);
     expect(browser.body).toBe(plain.body);
   });
 
   it('refuses a request that accepts neither JSON nor a stream with 406, naming what works', async ({ t }) => {
-    const res = await t.call({
-      method: 'POST',
-      url: '/graphql',
-      headers: { 'content-type': 'application/json', accept: 'image/png' },
-      payload: { query: PETS },
-    });
+    const res = await postPets(t, { accept: 'image/png' });
     expect(res.statusCode).toBe(406);
     expect(res.json()).toEqual({
       code: 'NOT_ACCEPTABLE',
