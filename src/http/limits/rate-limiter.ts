@@ -1,6 +1,5 @@
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
-import { memo } from '../../util/memo.ts';
 
 /** What a caller sees of its quota: the IETF draft's RateLimit-Policy / RateLimit fields and, when refused, Retry-After. */
 export interface RateLimitDecision {
@@ -49,10 +48,13 @@ export function createRateLimiter(
   onStoreError: OnStoreError = () => undefined,
   onStoreAnswer: () => void = () => undefined,
 ): RateLimiter {
-  const limiterOf = memo((shape: string) => {
-    const [policy = '', limit, closed] = shape.split('\n');
-    return makeLimiter(policy, Number(limit), closed === '1');
-  });
+  // A policy has one limit and one way to fail, from the configuration: its limiter is made on first use.
+  const limiters = new Map<string, RateLimiterAbstract>();
+  const limiterOf = (policy: string, limit: number, failClosed: boolean) => {
+    let limiter = limiters.get(policy);
+    if (!limiter) limiters.set(policy, (limiter = makeLimiter(policy, limit, failClosed)));
+    return limiter;
+  };
   const decision = (res: RateLimiterRes, allowed: boolean, policy: string, limit: number, cost: number): RateLimitDecision => ({
     allowed,
     policy,
@@ -62,7 +64,7 @@ export function createRateLimiter(
   });
   return {
     async take(bucket, policy, limit, { cost = 1, failClosed = false } = {}) {
-      const limiter = limiterOf(`${policy}\n${limit}\n${failClosed ? 1 : 0}`);
+      const limiter = limiterOf(policy, limit, failClosed);
       // A fail-closed budget answers from this process while the store is away: not a sign it is back.
       const answered = failClosed ? () => undefined : onStoreAnswer;
       try {
