@@ -45,6 +45,9 @@ export const errorCatalogue = {
       graphqlVariablesNotObject: "'variables' must be an object of the operation's variables.",
       graphqlExtensionsNotObject: "'extensions' must be an object.",
       graphqlNoOperation: "Send the operation as 'query' (its text) or 'documentId'.",
+      graphqlNoOperationInDocument: 'The document defines no operation to run, only fragments.',
+      graphqlOperationNameNeeded: "The document defines {{count}} operations: send 'operationName' to pick the one to run.",
+      graphqlUnknownOperation: "The document defines no operation named '{{name}}'.",
       graphqlSocketSubscriptionsOnly: 'Over WebSocket only subscriptions run: send queries and mutations over HTTP (POST /graphql).',
     },
   },
@@ -116,6 +119,7 @@ export const errorCatalogue = {
     messages: {
       notOnRoute: '{{method}} is not allowed on {{route}}; use {{allow}}.',
       connect: 'CONNECT is not allowed on {{target}}: this server is not a proxy.',
+      graphqlMutationOverGet: 'A mutation runs over POST only: GET runs queries, which change nothing.',
     },
   },
   NOT_ACCEPTABLE: {

@@ -12,6 +12,12 @@ export interface CodedErrorOptions {
    */
   requestLevel?: boolean;
   headers?: Record<string, string>;
+  /**
+   * A document the server cannot run (its syntax, a limit, validation): GraphQL over HTTP answers
+   * it with 200 under `application/json`, with `status` under `application/graphql-response+json`
+   * (Yoga's result processing reads `extensions.http.spec`).
+   */
+  documentError?: boolean;
 }
 
 /**
@@ -22,7 +28,7 @@ export function codedError(
   message: string,
   code: ErrorCode,
   status: number,
-  { from, requestLevel = false, headers = {} }: CodedErrorOptions = {},
+  { from, requestLevel = false, headers = {}, documentError = false }: CodedErrorOptions = {},
 ): GraphQLError {
   return new GraphQLError(message, {
     nodes: from?.nodes,
@@ -30,14 +36,14 @@ export function codedError(
     positions: from?.positions,
     path: from?.path,
     originalError: from?.originalError,
-    extensions: { code, status, ...(requestLevel ? { http: { status, headers } } : {}) },
+    extensions: { code, status, ...(requestLevel ? { http: { status, headers, ...(documentError ? { spec: true } : {}) } } : {}) },
   });
 }
 
 /** An AppError as GraphQL shows it; request-level when it was not raised by a field. */
-export function fromAppError(error: AppError, from?: GraphQLError | null): GraphQLError {
+export function fromAppError(error: AppError, from?: GraphQLError | null, { documentError = false } = {}): GraphQLError {
   const requestLevel = !from?.path || from.path.length === 0;
-  return codedError(error.message, error.code, error.status, { from, requestLevel, headers: errorHeaders(error) });
+  return codedError(error.message, error.code, error.status, { from, requestLevel, headers: errorHeaders(error), documentError });
 }
 
 /** For errors raised before Yoga runs (rate limit, idempotency, a bad body): the same shape, sent by the route. */

@@ -2,7 +2,7 @@
 import { GRAPHQL_ROUTE } from '../http/route-config.ts';
 import { requestDb } from '../http/idempotency/idempotency-hooks.ts';
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
-import type { GraphQLSchema } from 'graphql';
+import type { DocumentNode, GraphQLError, GraphQLSchema } from 'graphql';
 import { createYoga } from 'graphql-yoga';
 import type { Plugin, YogaServerInstance } from 'graphql-yoga';
 import type { Kysely } from 'kysely';
@@ -11,25 +11,19 @@ import type { LiveFeed } from '../services/live/live-feed.ts';
 import type { GraphQLContext } from './context.ts';
 import type { DocumentParser } from './parse-document.ts';
 import type { GraphiQLPage } from './graphiql-page.ts';
+import type { OperationCheck } from './checks/operation-check.ts';
 import { useDocumentLimits } from './plugins/use-document-limits.ts';
+import { useDocumentValidation } from './plugins/use-document-validation.ts';
 import { useLogUnexpectedErrors } from './plugins/use-log-unexpected-errors.ts';
-import { useMessageQuota } from './plugins/use-message-quota.ts';
 import { useMultipartSubscriptions } from './plugins/use-multipart-subscriptions.ts';
+import { useOperationChecks } from './plugins/use-operation-checks.ts';
 import { useOperationMetrics } from './plugins/use-operation-metrics.ts';
-import { useNoIntrospection } from './plugins/use-no-introspection.ts';
-import { useQueryCost } from './plugins/use-query-cost.ts';
-import { useRequireKey } from './plugins/use-require-key.ts';
-import { useSafeJit } from './plugins/use-safe-jit.ts';
 import { useSubscriptionRefusals } from './plugins/use-subscription-refusals.ts';
 import { useTracing } from './plugins/use-tracing.ts';
 import { trustedDocumentsPolicy, useTrustedDocuments } from './plugins/use-trusted-documents.ts';
-import { useValidationErrorShape } from './plugins/use-validation-error-shape.ts';
 import { yogaLogger } from './yoga-logger.ts';
-import type { MaybePromise } from '../http/maybe-promise.ts';
 import { NO_METRICS } from '../telemetry/metrics-types.ts';
 import type { Metrics } from '../telemetry/metrics-types.ts';
-
-const NOT_KEPT = { get: () => undefined, set: () => undefined };
 
 export interface ServerContext {
   req: FastifyRequest;
@@ -46,17 +40,16 @@ export interface GraphQLOptions {
   schema: GraphQLSchema;
   /** The one boundary where errors get their public shape (mask-error.ts). */
   maskError: (error: unknown) => Error;
-  /** Charges `count` messages to the caller's quota; throws RATE_LIMITED when fewer are left. */
-  messageQuota?: (context: ServerContext, count: number) => MaybePromise<void>;
+  /** Validates a document once, its errors coded (execution/document-validator.ts). */
+  validate: (document: DocumentNode) => readonly GraphQLError[];
+  /** The rules every operation passes before it runs (checks/): the key, the cost, the message quota. */
+  checks: readonly OperationCheck[];
   /** GraphiQL, served at the endpoint to browsers; null: off. */
   graphiql?: GraphiQLPage | null;
-  introspection?: boolean;
-  /** Production hides "Did you mean …?" hints, which leak the schema when introspection is off. */
+  /** Production runs only trusted documents, where there are any. */
   production?: boolean;
   /** Trusted documents by id; in production, the only operations that run. */
   trustedDocuments?: ReadonlyMap<string, string> | null;
-  /** Queries and mutations run compiled by graphql-jit (same answers; off to compare). */
-  jit?: boolean;
   /** Operations and errors counted (use-operation-metrics.ts); nothing while metrics are off. */
   metrics?: Metrics;
   /** GraphQL's phases as spans (use-tracing.ts). */
@@ -70,12 +63,11 @@ export async function createGraphQL({
   documents,
   schema,
   maskError,
-  messageQuota,
+  validate,
+  checks,
   graphiql = null,
-  introspection = true,
   production = false,
   trustedDocuments = null,
-  jit = true,
   metrics = NO_METRICS,
   tracing = false,
 }: GraphQLOptions): Promise<YogaServerInstance<ServerContext, GraphQLContext>> {
@@ -83,16 +75,12 @@ export async function createGraphQL({
   const plugins: Plugin<Context>[] = [
     useTrustedDocuments<Context>(trustedDocumentsPolicy(production, trustedDocuments)),
     useDocumentLimits<Context>(documents),
-    useValidationErrorShape<Context>({ production }),
-    // The key before the cost: a caller without one is refused before the document is weighed.
-    useRequireKey<Context>(),
-    useQueryCost<Context>(),
+    useDocumentValidation<Context>(validate),
+    useOperationChecks<Context>(checks),
     useLogUnexpectedErrors<Context>(),
+    useMultipartSubscriptions<Context>(),
+    useSubscriptionRefusals<Context>(),
   ];
-  if (!introspection) plugins.push(useNoIntrospection<Context>());
-  if (jit) plugins.push(useSafeJit<Context>());
-  if (messageQuota) plugins.push(useMessageQuota<Context>(messageQuota));
-  plugins.push(useMultipartSubscriptions<Context>(), useSubscriptionRefusals<Context>());
   if (metrics.enabled) plugins.push(useOperationMetrics<Context>(metrics));
   if (tracing) plugins.push(useTracing<Context>());
 
@@ -112,8 +100,8 @@ export async function createGraphQL({
     maskedErrors: { maskError },
     batching: false,
     // Documents are remembered by `documents` (bounded by bytes), not by Yoga's cache of 1,024
-    // texts of any size; validation results stay with each document.
-    parserAndValidationCache: { documentCache: NOT_KEPT, errorCache: NOT_KEPT },
+    // texts of any size; validation results stay with each document (`validate`).
+    parserAndValidationCache: false,
     // Fastify already bounds the body (the route's bodyLimit, 413). Yoga's own limit
     // would wrap every body in a TransformStream and a new Request, for nothing.
     maxRequestBodySize: false,

@@ -44,7 +44,7 @@ export function requestErrorWords(message: string, production: boolean): string 
 /**
  * The one boundary where GraphQL errors get their public shape (coded-error.ts). Errors
  * coded where they were raised pass as they are: domain errors (AppError), the limits
- * and syntax (parse-document.ts), validation (useValidationErrorShape).
+ * and syntax (parse-document.ts), validation (execution/document-validator.ts).
  * What is left from graphql-js is a request error (variables that do not coerce): 400.
  * Anything else is unexpected and becomes INTERNAL_ERROR, in the catalogue's words, as on REST.
  */

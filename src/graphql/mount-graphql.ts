@@ -13,14 +13,19 @@ import type { KeyVerifier } from '../services/api-keys/index.ts';
 import type { MaybePromise } from '../http/maybe-promise.ts';
 import { NO_METRICS } from '../telemetry/metrics-types.ts';
 import { sendGraphQLErrors } from './coded-error.ts';
+import { chargeMessages } from './checks/charge-messages.ts';
+import { limitCost } from './checks/limit-cost.ts';
+import { requireKey } from './checks/require-key.ts';
 import { createGraphQL } from './create-graphql.ts';
-import type { GraphQLOptions } from './create-graphql.ts';
+import type { GraphQLOptions, ServerContext } from './create-graphql.ts';
+import { documentValidator } from './execution/document-validator.ts';
+import { operationExecutors } from './execution/operation-executor.ts';
 import { graphiqlPage } from './graphiql-page.ts';
 import type { GraphiQLPage } from './graphiql-page.ts';
 import { GRAPHQL_LIMITS } from './graphql-limits.ts';
 import { graphqlParams } from './http/graphql-params.ts';
 import { wantedAnswer } from './http/negotiate.ts';
-import { runGraphQL, STREAM_ONLY } from './http/run-graphql.ts';
+import { graphqlRunner, STREAM_ONLY } from './http/run-graphql.ts';
 import { createMaskError } from './mask-error.ts';
 import { mountGraphQLWs } from './mount-graphql-ws.ts';
 import { hasGraphQLErrors, isMutationRequest } from './mutation-request.ts';
@@ -36,7 +41,16 @@ import { yogaWholePath } from './yoga-whole-path.ts';
  */
 const DOCUMENT_CACHE_BYTES = 32 * 1024 * 1024;
 
-export interface MountGraphQLOptions extends Omit<GraphQLOptions, 'log' | 'documents' | 'schema' | 'graphiql' | 'maskError'> {
+export interface MountGraphQLOptions extends Omit<
+  GraphQLOptions,
+  'log' | 'documents' | 'schema' | 'graphiql' | 'maskError' | 'validate' | 'checks'
+> {
+  /** Introspection (`__schema`, `__type`) answered; off: refused as a validation error. */
+  introspection?: boolean;
+  /** Queries and mutations run compiled by graphql-jit (same answers; off to compare). */
+  jit?: boolean;
+  /** Charges `count` messages to the caller's quota (sendMessage); throws RATE_LIMITED when fewer are left. */
+  messageQuota?: (context: ServerContext, count: number) => MaybePromise<void>;
   /** GraphiQL for browsers at the endpoint, its assets under `<endpoint>/assets/`. */
   graphiql?: boolean;
   /** Checks the keys of WebSocket connections (graphql-ws), which no HTTP hook sees. */
@@ -55,17 +69,44 @@ export interface MountGraphQLOptions extends Omit<GraphQLOptions, 'log' | 'docum
  */
 export async function mountGraphQL(
   app: FastifyInstance,
-  { verifier, rateLimit, responseCache: kept = null, graphiql: withGraphiQL = true, ...options }: MountGraphQLOptions,
+  {
+    verifier,
+    rateLimit,
+    responseCache: kept = null,
+    graphiql: withGraphiQL = true,
+    introspection = true,
+    jit = true,
+    messageQuota,
+    ...options
+  }: MountGraphQLOptions,
 ): Promise<void> {
   const metrics = options.metrics ?? NO_METRICS;
+  const production = options.production ?? false;
   const documents = documentParser({ maxCacheBytes: DOCUMENT_CACHE_BYTES });
   metrics.observe({ documents: documents.cachedBytes });
   const schema = petstoreSchema();
-  const maskError = createMaskError({ production: options.production ?? false });
+  const maskError = createMaskError({ production });
+  const validate = documentValidator(schema, { introspection, production });
+  // The key before the cost: a caller without one is refused before the document is weighed.
+  const checks = [requireKey, limitCost, ...(messageQuota ? [chargeMessages(messageQuota)] : [])];
   const graphiql = withGraphiQL ? graphiqlPage(`${GRAPHQL_ROUTE}/assets`) : null;
-  const yoga = await createGraphQL({ ...options, documents, schema, graphiql, maskError, log: app.log });
+  const yoga = await createGraphQL({ ...options, documents, schema, graphiql, maskError, validate, checks, log: app.log });
   if (graphiql) mountGraphiQLAssets(app, graphiql);
-  const trusted = trustedDocumentsPolicy(options.production ?? false, options.trustedDocuments ?? null);
+  const trusted = trustedDocumentsPolicy(production, options.trustedDocuments ?? null);
+  const runGraphQL = graphqlRunner({
+    schema,
+    db: options.db,
+    live: options.live,
+    documents,
+    validate,
+    executorOf: operationExecutors(schema, { jit }),
+    checks,
+    trusted,
+    maskError,
+    metrics,
+    tracing: options.tracing ?? false,
+    fetchAPI: yoga.fetchAPI,
+  });
   mountGraphQLWs(app, yoga, { verifier, trusted, rateLimit });
   if (kept) {
     useResponseCache(app, {
@@ -107,7 +148,7 @@ export async function mountGraphQL(
       if (wanted.kind !== 'json') return sendErrorBody(reply, NOTHING_ACCEPTABLE);
       let answer;
       try {
-        answer = await runGraphQL(yoga, req, reply, graphqlParams(req), wanted.type, { maskError, metrics });
+        answer = await runGraphQL(req, reply, graphqlParams(req), wanted.type);
       } catch (error) {
         if (error === STREAM_ONLY) return sendErrorBody(reply, STREAM_ONLY);
         throw error;

@@ -42,11 +42,14 @@ export function documentParser({ maxCacheBytes }: { maxCacheBytes: number }): Do
   };
 }
 
+/** A refusal of the document itself: 200 under application/json, as GraphQL over HTTP asks (coded-error.ts). */
+const DOCUMENT = { documentError: true };
+
 function parseWithinLimits(text: string): DocumentNode | GraphQLError {
   // A UTF-8 character is at most 3 bytes per UTF-16 unit: the exact count only where it could matter.
   const bytes = text.length * 3 <= GRAPHQL_LIMITS.maxBytes ? text.length : Buffer.byteLength(text);
   if (bytes > GRAPHQL_LIMITS.maxBytes) {
-    return fromAppError(AppError.of('QUERY_TOO_COMPLEX', 'graphqlBytes', { bytes, max: GRAPHQL_LIMITS.maxBytes }));
+    return fromAppError(AppError.of('QUERY_TOO_COMPLEX', 'graphqlBytes', { bytes, max: GRAPHQL_LIMITS.maxBytes }), null, DOCUMENT);
   }
   let document: DocumentNode;
   try {
@@ -54,10 +57,10 @@ function parseWithinLimits(text: string): DocumentNode | GraphQLError {
   } catch (error) {
     if (!(error instanceof GraphQLError)) throw error;
     if (/contains more tha[nt] \d+ tokens/.test(error.message)) {
-      return fromAppError(AppError.of('QUERY_TOO_COMPLEX', 'graphqlTokens', { max: GRAPHQL_LIMITS.maxTokens }));
+      return fromAppError(AppError.of('QUERY_TOO_COMPLEX', 'graphqlTokens', { max: GRAPHQL_LIMITS.maxTokens }), null, DOCUMENT);
     }
-    return codedError(error.message, 'GRAPHQL_PARSE_FAILED', 400, { from: error, requestLevel: true });
+    return codedError(error.message, 'GRAPHQL_PARSE_FAILED', 400, { from: error, requestLevel: true, ...DOCUMENT });
   }
   const violation = limitViolation(document);
-  return violation ? fromAppError(violation) : document;
+  return violation ? fromAppError(violation, null, DOCUMENT) : document;
 }

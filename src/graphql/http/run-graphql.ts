@@ -1,16 +1,31 @@
+import { performance } from 'node:perf_hooks';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { GraphQLError } from 'graphql';
-import type { ExecutionResult } from 'graphql';
+import { getOperationAST, Kind } from 'graphql';
+import type { DocumentNode, ExecutionResult, GraphQLError, GraphQLSchema } from 'graphql';
 import { isAsyncIterable, processRegularResult } from 'graphql-yoga';
-import type { YogaServerInstance } from 'graphql-yoga';
+import type { FetchAPI } from 'graphql-yoga';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/types.ts';
 import { AppError } from '../../errors/index.ts';
+import { requestDb } from '../../http/idempotency/idempotency-hooks.ts';
+import { whenReady } from '../../http/maybe-promise.ts';
+import type { MaybePromise } from '../../http/maybe-promise.ts';
+import type { LiveFeed } from '../../services/live/live-feed.ts';
 import type { Metrics } from '../../telemetry/metrics-types.ts';
-import type { GraphQLContext } from '../context.ts';
-import type { ServerContext } from '../create-graphql.ts';
+import { runChecks } from '../checks/operation-check.ts';
+import type { CheckedOperation, OperationCheck } from '../checks/operation-check.ts';
+import { codedError } from '../coded-error.ts';
+import { isUnexpected } from '../mask-error.ts';
+import type { Executor } from '../execution/operation-executor.ts';
+import { operationOf } from '../operation-of.ts';
+import type { DocumentParser } from '../parse-document.ts';
+import { logUnexpected } from '../plugins/use-log-unexpected-errors.ts';
+import { countErrors } from '../plugins/use-operation-metrics.ts';
+import { inPhaseSpan, traceOperation } from '../plugins/use-tracing.ts';
+import { documentText } from '../plugins/use-trusted-documents.ts';
+import type { TrustedDocumentsOptions } from '../plugins/use-trusted-documents.ts';
 import type { RequestParams } from './graphql-params.ts';
 import type { JsonType } from './negotiate.ts';
-
-type Yoga = YogaServerInstance<ServerContext, GraphQLContext>;
 
 /** A GraphQL answer as it goes out: its status, headers and JSON text. */
 export interface JsonAnswer {
@@ -23,55 +38,128 @@ export interface JsonAnswer {
 /** A subscription asked for as JSON: refused with the Error body, as any 406 (it names the types that work). */
 export const STREAM_ONLY = AppError.of('NOT_ACCEPTABLE', 'graphqlSubscriptionAsJson');
 
-export interface RunOptions {
-  /** The one boundary where errors get their public shape (mask-error.ts): for a refusal thrown before the operation ran. */
+export interface GraphQLRunnerOptions {
+  schema: GraphQLSchema;
+  db: Kysely<Database>;
+  live: LiveFeed;
+  /** Parses every document within the limits, once (parse-document.ts). */
+  documents: DocumentParser;
+  /** Validates a document once, its errors coded (execution/document-validator.ts). */
+  validate: (document: DocumentNode) => readonly GraphQLError[];
+  /** Each operation's executor, compiled once (execution/operation-executor.ts). */
+  executorOf: (document: DocumentNode, operationName: string | null | undefined) => Executor;
+  /** The rules every operation passes before it runs (checks/). */
+  checks: readonly OperationCheck[];
+  trusted: TrustedDocumentsOptions;
+  /** The one boundary where errors get their public shape (mask-error.ts). */
   maskError: (error: unknown) => Error;
   metrics: Metrics;
+  /** GraphQL's phases as spans (use-tracing.ts). */
+  tracing: boolean;
+  /** For the answers with errors, shaped by Yoga's result processing (its GraphQL over HTTP status rules). */
+  fetchAPI: FetchAPI;
+}
+
+export type RunGraphQL = (req: FastifyRequest, reply: FastifyReply, params: RequestParams, mediaType: JsonType) => Promise<JsonAnswer>;
+
+const untraced = <T>(_name: string, wrapped: () => T): T => wrapped();
+
+/** Why no operation of `document` is the one to run. */
+function noOperation(document: DocumentNode, operationName: string | undefined): AppError {
+  const count = document.definitions.filter((definition) => definition.kind === Kind.OPERATION_DEFINITION).length;
+  if (operationName !== undefined && count > 0) return AppError.of('VALIDATION_FAILED', 'graphqlUnknownOperation', { name: operationName });
+  if (count > 1) return AppError.of('VALIDATION_FAILED', 'graphqlOperationNameNeeded', { count });
+  return AppError.of('VALIDATION_FAILED', 'graphqlNoOperationInDocument');
 }
 
 /**
- * Runs a request's operation through Yoga's operation pipeline (onParams, parse, validate, the
- * key check, limits, cost, execution, every envelop hook), from the parameters Fastify has read,
- * and shapes the JSON answer: one without errors as the result's own stringify gives it (200),
- * one with errors by Yoga's result processing (its GraphQL over HTTP status rules). What Yoga's
- * HTTP handling adds on top (turning a Node request into a Fetch one, reading the body again,
- * a Response object and its stream) is what this leaves out.
+ * The one path of queries and mutations over GET and POST, straight from the parameters Fastify
+ * has read, as Mercurius runs a compiled query from its route: everything that depends only on
+ * the document (its parse and limits, its validation, the operation to run, its compiled
+ * executor, its fixed cost, whether it needs a key) is worked out once per document and
+ * remembered; per request there is the context, built once, the checks (the key, the cost with
+ * the variables, the message quota), the run and the answer's text. Every check is the one
+ * Yoga applies to what it still runs (subscriptions), so both paths refuse alike. An answer with
+ * errors is shaped by Yoga's result processing, so its status follows GraphQL over HTTP.
  */
-export async function runGraphQL(
-  yoga: Yoga,
-  req: FastifyRequest,
-  reply: FastifyReply,
-  params: RequestParams,
-  mediaType: JsonType,
-  { maskError, metrics }: RunOptions,
-): Promise<JsonAnswer> {
-  const request = new yoga.fetchAPI.Request(`http://localhost${req.url}`, {
-    method: req.method,
-    headers: req.headers as Record<string, string>,
-  });
-  let result: ExecutionResult | AsyncIterable<ExecutionResult>;
-  try {
-    result = (await yoga.getResultForParams({ params, request }, { req, reply })) as typeof result;
-  } catch (error) {
-    // Refused before the operation ran (an onParams hook: a trusted document unknown or required).
-    const shown = maskError(error);
-    const graphqlError = shown instanceof GraphQLError ? shown : new GraphQLError(shown.message);
-    metrics.error('graphql', typeof graphqlError.extensions.code === 'string' ? graphqlError.extensions.code : 'INTERNAL_ERROR');
-    result = { errors: [graphqlError] };
+export function graphqlRunner(options: GraphQLRunnerOptions): RunGraphQL {
+  const { schema, db, live, documents, validate, executorOf, checks, trusted, maskError, metrics, tracing, fetchAPI } = options;
+  const phase = tracing ? inPhaseSpan : untraced;
+
+  function execute(args: CheckedOperation): MaybePromise<ExecutionResult> {
+    const done = tracing ? traceOperation(args.contextValue, args.document, args.operationName) : null;
+    const began = performance.now();
+    return whenReady(executorOf(args.document, args.operationName)(args), (result) => {
+      if (isAsyncIterable(result)) {
+        void result[Symbol.asyncIterator]().return?.();
+        throw STREAM_ONLY;
+      }
+      const { type, name } = operationOf(args.document, args.operationName);
+      metrics.operation(type, name, Boolean(result.errors?.length), (performance.now() - began) / 1000);
+      done?.(result);
+      if (result.errors?.length) logUnexpected(args.contextValue, result);
+      return result;
+    });
   }
-  if (isAsyncIterable(result)) {
-    // A subscription asked for as JSON: nothing to stream it in.
-    await result[Symbol.asyncIterator]().return?.();
-    throw STREAM_ONLY;
+
+  /** The operation's result, or the refusal (thrown) that stops it before it runs. */
+  function operate(req: FastifyRequest, reply: FastifyReply, params: RequestParams): MaybePromise<ExecutionResult> {
+    const text = documentText(trusted, params);
+    if (text instanceof AppError) throw text;
+    const document = phase('graphql.parse', () => documents.parse(text));
+    const operation = getOperationAST(document, params.operationName);
+    if (!operation) throw noOperation(document, params.operationName);
+    if (operation.operation === 'mutation' && req.method === 'GET') {
+      const refusal = AppError.of('METHOD_NOT_ALLOWED', 'graphqlMutationOverGet');
+      throw codedError(refusal.message, refusal.code, refusal.status, { requestLevel: true, headers: { Allow: 'POST' } });
+    }
+    const invalid = phase('graphql.validate', () => validate(document));
+    if (invalid.length > 0) return { errors: invalid };
+    const args: CheckedOperation = {
+      schema,
+      document,
+      operationName: params.operationName,
+      variableValues: params.variables,
+      contextValue: {
+        db: requestDb(req, db),
+        principal: req.principal,
+        requestId: req.id,
+        log: req.log,
+        idempotent: req.idempotency != null,
+        live,
+        req,
+        reply,
+      },
+    };
+    const run = () => {
+      // Checked like any operation (the key first), then refused: its events need a stream.
+      if (operation.operation === 'subscription') throw STREAM_ONLY;
+      return execute(args);
+    };
+    return phase('graphql.execute', () => {
+      const checked = runChecks(checks, args);
+      return checked instanceof Promise ? checked.then(run) : run();
+    });
   }
-  if (result.errors === undefined && result.extensions === undefined) {
-    const { stringify = JSON.stringify } = result as { stringify?: (value: unknown) => string };
-    return { status: 200, type: `${mediaType}; charset=utf-8`, headers: {}, body: stringify(result) };
-  }
-  const response = await processRegularResult(result, yoga.fetchAPI, mediaType);
-  const headers: Record<string, string> = {};
-  response.headers.forEach((value, name) => {
-    if (name !== 'content-type' && name !== 'content-length') headers[name] = value;
-  });
-  return { status: response.status, type: response.headers.get('content-type') ?? mediaType, headers, body: await response.text() };
+
+  return async (req, reply, params, mediaType) => {
+    let result: ExecutionResult;
+    try {
+      result = await operate(req, reply, params);
+    } catch (error) {
+      if (error === STREAM_ONLY) throw error;
+      // Refused before anything ran; a fault there (not a refusal) is logged as a resolver's would be.
+      if (isUnexpected(error)) req.log.error({ err: error }, 'GraphQL request failed');
+      result = { errors: [error as GraphQLError] };
+    }
+    if (result.errors === undefined) return { status: 200, type: `${mediaType}; charset=utf-8`, headers: {}, body: JSON.stringify(result) };
+    result = { ...result, errors: result.errors.map((error) => maskError(error) as GraphQLError) };
+    countErrors(metrics, result);
+    const response = await processRegularResult(result, fetchAPI, mediaType);
+    const headers: Record<string, string> = {};
+    response.headers.forEach((value, name) => {
+      if (name !== 'content-type' && name !== 'content-length') headers[name] = value;
+    });
+    return { status: response.status, type: response.headers.get('content-type') ?? mediaType, headers, body: await response.text() };
+  };
 }

@@ -4,7 +4,8 @@ import type { Plugin } from 'graphql-yoga';
 import type { GraphQLContext } from '../context.ts';
 import { isUnexpected } from '../mask-error.ts';
 
-function logUnexpected(context: GraphQLContext, result: ExecutionResult): void {
+/** Logs the errors of a result (before masking) that the mask will show as INTERNAL_ERROR. */
+export function logUnexpected(context: GraphQLContext, result: ExecutionResult): void {
   for (const error of result.errors ?? []) {
     const original = (error as GraphQLError).originalError ?? error;
     if (!isUnexpected(original)) continue;

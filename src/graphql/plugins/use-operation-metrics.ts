@@ -7,7 +7,7 @@ import { operationOf } from '../operation-of.ts';
 
 const codeOf = (error: GraphQLError) => (typeof error.extensions?.code === 'string' ? error.extensions.code : 'INTERNAL_ERROR');
 
-function countErrors(metrics: Metrics, result: ExecutionResult): void {
+export function countErrors(metrics: Metrics, result: ExecutionResult): void {
   for (const error of result.errors ?? []) metrics.error('graphql', codeOf(error as GraphQLError));
 }
 

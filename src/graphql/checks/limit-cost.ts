@@ -1,0 +1,36 @@
+import { getOperationAST } from 'graphql';
+import type { OperationDefinitionNode } from 'graphql';
+import { AppError } from '../../errors/index.ts';
+import { fromAppError } from '../coded-error.ts';
+import { QUERY_COST, queryCost } from '../query-cost.ts';
+import type { CheckedOperation, OperationCheck } from './operation-check.ts';
+
+// An operation without variables costs the same every time: the parser hands back the same
+// document for the same text, so a busy operation is walked once, not on every request.
+const fixedCost = new WeakMap<OperationDefinitionNode, number>();
+
+function costOf(args: CheckedOperation, operation: OperationDefinitionNode): number {
+  if (operation.variableDefinitions?.length) return queryCost(args.schema, args.document, operation, args.variableValues ?? undefined);
+  let cost = fixedCost.get(operation);
+  if (cost === undefined) fixedCost.set(operation, (cost = queryCost(args.schema, args.document, operation, undefined)));
+  return cost;
+}
+
+/**
+ * The cost limit (query-cost.ts), checked once the variables are known and before anything
+ * runs: an operation over it is QUERY_TOO_COMPLEX (400), the whole request refused.
+ */
+export const limitCost: OperationCheck = (args) => {
+  const operation = getOperationAST(args.document, args.operationName);
+  if (!operation) return;
+  const cost = costOf(args, operation);
+  if (cost <= QUERY_COST.max) return;
+  throw fromAppError(
+    AppError.of('QUERY_TOO_COMPLEX', 'graphqlCost', {
+      cost,
+      max: QUERY_COST.max,
+      perQuery: QUERY_COST.query,
+      defaultPage: QUERY_COST.defaultPage,
+    }),
+  );
+};

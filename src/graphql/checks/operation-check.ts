@@ -1,0 +1,24 @@
+import type { ExecutionArgs } from 'graphql';
+import type { MaybePromise } from '../../http/maybe-promise.ts';
+import type { GraphQLContext } from '../context.ts';
+import type { ServerContext } from '../create-graphql.ts';
+
+/** What a check reads of an operation about to run: its document, chosen operation, variables as sent, and context. */
+export interface CheckedOperation extends ExecutionArgs {
+  contextValue: GraphQLContext & ServerContext;
+}
+
+/**
+ * A rule an operation must pass before anything of it runs: it throws the coded refusal (or
+ * rejects with it). The same checks, in the same order, guard every way an operation runs:
+ * queries and mutations on the GraphQL route, streams through Yoga (use-operation-checks.ts).
+ */
+export type OperationCheck = (operation: CheckedOperation) => MaybePromise<void>;
+
+/** Runs `checks` in order; a promise only once a check returns one. */
+export function runChecks(checks: readonly OperationCheck[], operation: CheckedOperation, from = 0): void | Promise<void> {
+  for (let i = from; i < checks.length; i++) {
+    const pending = checks[i]?.(operation);
+    if (pending instanceof Promise) return pending.then(() => runChecks(checks, operation, i + 1));
+  }
+}

@@ -1,0 +1,38 @@
+import { NoSchemaIntrospectionCustomRule, specifiedRules, validate } from 'graphql';
+import type { DocumentNode, GraphQLError, GraphQLSchema } from 'graphql';
+import { codedError } from '../coded-error.ts';
+import { requestErrorWords } from '../mask-error.ts';
+
+export interface DocumentValidatorOptions {
+  /** Introspection off: a validation rule, so it holds for every way a document reaches execution. */
+  introspection: boolean;
+  /** Production hides "Did you mean …?" hints, which leak the schema when introspection is off. */
+  production: boolean;
+}
+
+/**
+ * graphql-js's validation of a document against the schema, once per parsed document (the
+ * parser hands back the same document for the same text), its errors coded where they are made:
+ * VALIDATION_FAILED, 400, a request error. An empty list: valid.
+ */
+export function documentValidator(
+  schema: GraphQLSchema,
+  { introspection, production }: DocumentValidatorOptions,
+): (document: DocumentNode) => readonly GraphQLError[] {
+  const rules = introspection ? specifiedRules : [...specifiedRules, NoSchemaIntrospectionCustomRule];
+  const known = new WeakMap<DocumentNode, readonly GraphQLError[]>();
+  return (document) => {
+    let errors = known.get(document);
+    if (errors === undefined) {
+      errors = validate(schema, document, rules).map((error) =>
+        codedError(requestErrorWords(error.message, production), 'VALIDATION_FAILED', 400, {
+          from: error,
+          requestLevel: true,
+          documentError: true,
+        }),
+      );
+      known.set(document, errors);
+    }
+    return errors;
+  };
+}

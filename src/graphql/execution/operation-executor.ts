@@ -1,0 +1,44 @@
+import { getVariableValues, normalizedExecutor } from '@graphql-tools/executor';
+import { getOperationAST } from 'graphql';
+import type { DocumentNode, ExecutionArgs, ExecutionResult, GraphQLError, GraphQLSchema } from 'graphql';
+import { compileQuery, isCompiledQuery } from 'graphql-jit';
+import { whenReady } from '../../http/maybe-promise.ts';
+import type { MaybePromise } from '../../http/maybe-promise.ts';
+import { perOperation } from '../per-operation.ts';
+import { asGraphQLJsErrors } from './jit-errors.ts';
+
+/** Runs one operation of one document: args.document and args.operationName are the ones it was made for. */
+export type Executor = (args: ExecutionArgs) => MaybePromise<ExecutionResult | AsyncIterable<ExecutionResult>>;
+
+/** The engine Yoga runs (graphql-tools' executor): what every answer JIT does not give is given by. */
+export const stockExecutor: Executor = (args) => normalizedExecutor(args);
+
+/**
+ * The executor of each operation, made once per parsed document and operation name (the parser
+ * hands back the same document for the same text): with `jit`, a query or mutation compiled by
+ * graphql-jit, answering what the stock executor would, byte for byte. Every answer that is not a
+ * plain run of a valid operation (no single operation to run, variables that do not coerce, a
+ * document JIT cannot compile) is left to the stock executor, so its errors and statuses are the
+ * stock ones. JIT's errors are rebuilt as graphql-js errors, so masking sees what it always saw.
+ */
+export function operationExecutors(schema: GraphQLSchema, { jit }: { jit: boolean }) {
+  return perOperation((document: DocumentNode, operationName: string | null | undefined): Executor => {
+    const operation = getOperationAST(document, operationName);
+    if (!jit || !operation || operation.operation === 'subscription') return stockExecutor;
+    const compiled = compileQuery(schema, document, operationName ?? undefined);
+    if (!isCompiledQuery(compiled)) return stockExecutor;
+    const definitions = operation.variableDefinitions ?? [];
+    return (args) => {
+      const variables = args.variableValues ?? {};
+      // Only where there are variables to coerce: a failure is answered in the stock executor's words.
+      if (definitions.length > 0 && getVariableValues(schema, definitions, variables, { maxErrors: 50 }).errors) return stockExecutor(args);
+      return whenReady(compiled.query(args.rootValue, args.contextValue, variables), (result) => inGraphQLJsShape(document, result));
+    };
+  });
+}
+
+/** graphql-js answers `{ errors, data }` in that order, `{ data }` when nothing failed. */
+function inGraphQLJsShape(document: DocumentNode, result: ExecutionResult): ExecutionResult {
+  if (!result.errors || result.errors.length === 0) return { data: result.data };
+  return { errors: asGraphQLJsErrors(document, result.errors as readonly GraphQLError[]), data: result.data };
+}
