@@ -132,9 +132,20 @@ export interface Peer {
   env?: Record<string, string>;
   /** What it does and does not do, for the table's reader. */
   does: string;
-  /** Needs bench/peers' own packages (`npm ci --prefix bench/peers`); graphql-yoga is the project's own. */
-  ownPackages: boolean;
+  /**
+   * The folder of its own packages under bench/peers (`npm ci --prefix bench/peers/<folder>`), or
+   * null: graphql-yoga is the project's own.
+   */
+  packages: '.' | 'postgraphile' | null;
+  /** The engines it runs on: PostGraphile is PostgreSQL's alone. */
+  engines: readonly ('sqlite' | 'postgres')[];
+  /** The query it is sent, where its schema names the list otherwise (the project's list query by default). */
+  query?: string;
+  /** Its answer as compared with the project's, where its schema's types differ (the same bytes by default). */
+  normalize?: (body: string) => string;
 }
+
+const BOTH = ['sqlite', 'postgres'] as const;
 
 export const PEERS: readonly Peer[] = [
   {
@@ -142,25 +153,41 @@ export const PEERS: readonly Peer[] = [
     file: 'mercurius-server.ts',
     env: { MERCURIUS_JIT: '1' },
     does: 'query cache, JIT after the first run; no limits, no log',
-    ownPackages: true,
+    packages: '.',
+    engines: BOTH,
   },
-  { name: 'Mercurius 16 (Fastify 5)', file: 'mercurius-server.ts', does: 'query cache; no limits, no log', ownPackages: true },
+  { name: 'Mercurius 16 (Fastify 5)', file: 'mercurius-server.ts', does: 'query cache; no limits, no log', packages: '.', engines: BOTH },
   {
     name: 'Apollo Server 5 (standalone)',
     file: 'apollo-server.ts',
     does: 'document cache, CSRF check; no limits, no log',
-    ownPackages: true,
+    packages: '.',
+    engines: BOTH,
+    // Apollo ends its body with a newline.
+    normalize: (body) => body.replace(/\n$/, ''),
   },
   {
-    name: 'graphql-yoga 5 on node:http',
+    name: 'graphql-yoga 5 on `node:http`',
     file: 'yoga-server.ts',
     does: 'parse and validation caches; no limits, no log',
-    ownPackages: false,
+    packages: null,
+    engines: BOTH,
+  },
+  {
+    name: 'PostGraphile 4 (`node:http`)',
+    file: 'postgraphile/postgraphile-server.ts',
+    does: 'the schema read from the database, one SQL statement per query; no limits, no log',
+    packages: 'postgraphile',
+    engines: ['postgres'],
+    query: '{ pets: allPets(first: 20, orderBy: ID_ASC) { nodes { id name categoryId status } } }',
+    // PostgreSQL's bigint is PostGraphile's BigInt scalar, a string: categoryId is the project's Int.
+    normalize: (body) => body.replace(/"categoryId":"(\d+)"/g, '"categoryId":$1'),
   },
 ];
 
-/** Whether bench/peers' packages are installed (they are not the product's dependencies). */
-export const peersInstalled = (): boolean => existsSync(join(root, 'bench/peers/node_modules/mercurius'));
+/** Whether a peer's own packages are installed (they are not the product's dependencies). */
+export const peerInstalled = (peer: Peer): boolean =>
+  peer.packages === null || existsSync(join(root, 'bench/peers', peer.packages, 'node_modules/graphql'));
 
 /** A peer over the floor's database, in production mode, as its docs set it up. */
 export function startPeer(peer: Peer, databaseUrl: string): Promise<BenchServer> {

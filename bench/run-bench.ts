@@ -14,7 +14,7 @@ import type { BenchDatabase, BenchEngine } from './bench-database.ts';
 import { answerOf, faulty, fmt, gql, gqlRun, least, load, median, sideBySide } from './bench-load.ts';
 import type { Status } from './bench-load.ts';
 import type { LoadSettings, Request, Run } from './bench-load.ts';
-import { buildProject, PEERS, peersInstalled, startFloor, startPeer, startProject } from './bench-servers.ts';
+import { buildProject, PEERS, peerInstalled, startFloor, startPeer, startProject } from './bench-servers.ts';
 import type { BenchServer } from './bench-servers.ts';
 import { compareBuilds } from './compare-builds.ts';
 import { commentPadded, doublingChain, wideSpreads } from './abusive-documents.ts';
@@ -160,32 +160,117 @@ interface PeerRow {
   name: string;
   cpu: number;
   floorCpu: number;
+  p50: number;
+  p99: number;
   rss: number;
   does: string;
 }
 
 /**
- * Each peer beside the floor on the GraphQL list, on the floor's database. A peer whose answer
- * differs from the project's by a byte is not timed: it would be measuring other work.
+ * The project as a team would run it, beside the peers on the same query (and the REST list on
+ * the floor's own request): its production settings (the rate limit counting, here at a budget
+ * no request reaches, and the access log) and with both off, so the table shows what they cost.
  */
-async function peers(floor: BenchServer, key: string, databaseUrl: string, expected: string, failures: string[]): Promise<PeerRow[]> {
-  const installed = peersInstalled();
-  if (!installed) console.log('\nPeers: bench/peers is not installed (npm ci --prefix bench/peers); only graphql-yoga runs.');
+const PROJECT_CONTENDERS: { name: string; env: Record<string, string>; request: 'graphql' | 'rest'; does: string }[] = [
+  {
+    name: 'this project, GraphQL, response cache off',
+    env: { RESPONSE_CACHE: 'false', RATE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'warn' },
+    request: 'graphql',
+    does: 'key check and usage, document limits, query cost, trusted documents, Relay pages; no rate limit, no access log',
+  },
+  {
+    name: 'this project, GraphQL, response cache off, production settings',
+    env: { RESPONSE_CACHE: 'false', RATE_LIMIT_PER_MINUTE: '1000000' },
+    request: 'graphql',
+    does: 'the above, with the rate limit and the access log',
+  },
+  {
+    name: 'this project, GraphQL, a cached answer, production settings',
+    env: { RATE_LIMIT_PER_MINUTE: '1000000' },
+    request: 'graphql',
+    does: 'key check and usage, the versions read, the answer kept; rate limit, access log',
+  },
+  {
+    name: 'this project, REST list, production settings',
+    env: { RATE_LIMIT_PER_MINUTE: '1000000' },
+    request: 'rest',
+    does: 'key check and usage, validation, the versions read and ETag, Link header; rate limit, access log',
+  },
+  {
+    name: 'this project, REST list, rate limit and access log off',
+    env: { RATE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'warn' },
+    request: 'rest',
+    does: 'the above, without the rate limit and the access log',
+  },
+];
+
+/**
+ * Each peer, and the project in each setting above, beside the floor on the GraphQL list (the REST
+ * rows on the REST list), on the floor's database. One whose answer differs from the expected one
+ * by a byte is not timed: it would be measuring other work.
+ */
+async function peers(
+  floor: BenchServer,
+  key: string,
+  databaseUrl: string,
+  expected: { graphql: string; rest: string },
+  failures: string[],
+) {
   const rows: PeerRow[] = [];
-  for (const peer of PEERS.filter((p) => installed || !p.ownPackages)) {
-    const server = await startPeer(peer, databaseUrl);
+  const contenders: {
+    name: string;
+    does: string;
+    start: () => Promise<BenchServer>;
+    request: Request;
+    expected: string;
+    normalize?: (body: string) => string;
+  }[] = [];
+  for (const peer of PEERS.filter((p) => p.engines.includes(engine))) {
+    if (!peerInstalled(peer)) {
+      console.log(`\nPeers: ${peer.name} is not installed (npm ci --prefix bench/peers/${peer.packages ?? ''}); left out.`);
+      continue;
+    }
+    contenders.push({
+      name: peer.name,
+      does: peer.does,
+      start: () => startPeer(peer, databaseUrl),
+      request: peer.query ? gql(peer.query) : gqlList,
+      expected: expected.graphql,
+      ...(peer.normalize ? { normalize: peer.normalize } : {}),
+    });
+  }
+  for (const project of PROJECT_CONTENDERS) {
+    contenders.push({
+      name: `**${project.name}**`,
+      does: project.does,
+      start: () => startProject(databaseUrl, { env: project.env, name: project.name }),
+      request: project.request === 'graphql' ? gqlList : list,
+      expected: project.request === 'graphql' ? expected.graphql : expected.rest,
+    });
+  }
+  for (const contender of contenders) {
+    const server = await contender.start();
     try {
-      const answer = await answerOf({ server, request: gqlList, key });
-      // Apollo ends its body with a newline; every other byte must match.
-      if (answer.status !== 200 || answer.body.replace(/\n$/, '') !== expected) {
-        console.log(`\n${peer.name} answered ${answer.status} ${answer.body.slice(0, 200)}\n  expected 200 ${expected.slice(0, 200)}`);
-        failures.push(peer.name);
+      const answer = await answerOf({ server, request: contender.request, key });
+      const body = contender.normalize ? contender.normalize(answer.body) : answer.body;
+      if (answer.status !== 200 || body !== contender.expected) {
+        console.log(
+          `\n${contender.name} answered ${answer.status} ${body.slice(0, 200)}\n  expected 200 ${contender.expected.slice(0, 200)}`,
+        );
+        failures.push(contender.name);
         continue;
       }
-      const [f, p] = await sideBySide({ server: floor, request: list, key }, { server, request: gqlList, key }, 2, settings);
-      if (faulty(f) + faulty(p) > 0) failures.push(peer.name);
-      const cpu = least(p.map((x) => x.cpu));
-      rows.push({ name: peer.name, cpu, floorCpu: least(f.map((x) => x.cpu)), rss: server.peakRssMb(), does: peer.does });
+      const [f, p] = await sideBySide({ server: floor, request: list, key }, { server, request: contender.request, key }, 2, settings);
+      if (faulty(f) + faulty(p) > 0) failures.push(contender.name);
+      rows.push({
+        name: contender.name,
+        cpu: least(p.map((x) => x.cpu)),
+        floorCpu: least(f.map((x) => x.cpu)),
+        p50: median(p.map((x) => x.p50)),
+        p99: median(p.map((x) => x.p99)),
+        rss: server.peakRssMb(),
+        does: contender.does,
+      });
     } finally {
       await server.stop();
     }
@@ -205,7 +290,6 @@ async function sideBySideScenarios(dir: string, databases: BenchDatabase[], fail
   const expected = await answerOf({ server: project, request: gqlRun(GQL_LIST_QUERY), key: projectDb.key });
 
   const rows: string[] = [];
-  const measured = new Map<string, { cpu: number; floorCpu: number }>();
   for (const scenario of only.length > 0 ? scenarios.filter((s) => only.some((name) => s.name.includes(name))) : scenarios) {
     const [f, p] = await sideBySide(
       { server: floor, request: scenario.floor, key: floorDb.key },
@@ -221,7 +305,6 @@ async function sideBySideScenarios(dir: string, databases: BenchDatabase[], fail
     };
     const fr = { rps: median(f.map((x) => x.rps)), cpu: least(f.map((x) => x.cpu)) };
     if (faulty(f) + faulty(p) > 0) failures.push(scenario.name);
-    measured.set(scenario.name, { cpu: pr.cpu, floorCpu: fr.cpu });
     rows.push(
       `| ${scenario.name} | ${fmt(pr.cpu)} | ${fmt(fr.cpu)} | **${fmt(fr.cpu / pr.cpu, 2)}** | ${fmt(pr.rps)} | ${fmt(fr.rps)} | ${fmt(pr.rps / fr.rps, 2)} | ${pr.p50} | ${pr.p99} | ${fmt(pr.p99 / Math.max(pr.p50, 1), 1)} | ${faulty(p)} |`,
     );
@@ -246,7 +329,10 @@ async function sideBySideScenarios(dir: string, databases: BenchDatabase[], fail
   const rss = project.peakRssMb();
   const floorRss = floor.peakRssMb();
   await project.stop();
-  const peerRows = only.length > 0 ? [] : await peers(floor, floorDb.key, floorDb.url, expected.body, failures);
+  // A REST row answers what the floor's list does, byte for byte.
+  const expectedRest = await answerOf({ server: floor, request: list, key: floorDb.key });
+  const peerRows =
+    only.length > 0 ? [] : await peers(floor, floorDb.key, floorDb.url, { graphql: expected.body, rest: expectedRest.body }, failures);
   await floor.stop();
 
   console.log(
@@ -257,29 +343,15 @@ async function sideBySideScenarios(dir: string, databases: BenchDatabase[], fail
   console.log(`\nCPU ratio = floor CPU per request / project CPU per request (least of the rounds); req/s are medians.`);
   console.log(`Peak RSS: project ${rss} MB, floor ${floorRss} MB`);
   if (peerRows.length > 0) {
-    // The project's own rows of this run beside the peers, best first.
-    const graphqlDoes = 'key check and usage, document limits, query cost, trusted documents, access log, Relay pages';
-    for (const [name, label, does] of [
-      ['GraphQL pets(first: 20), uncached', 'this project, GraphQL (response cache off)', graphqlDoes],
-      ['GraphQL pets(first: 20)', 'this project, GraphQL (a cached answer)', `${graphqlDoes}; the versions read`],
-      [
-        'GET /v1/pets?limit=20',
-        'this project, REST list',
-        'key check and usage, validation, the versions read and ETag, access log, Link header',
-      ],
-    ] as const) {
-      const m = measured.get(name);
-      if (m) peerRows.push({ name: `**${label}**`, cpu: m.cpu, floorCpu: m.floorCpu, rss, does });
-    }
     peerRows.sort((a, b) => b.floorCpu / b.cpu - a.floorCpu / a.cpu);
     console.log(
-      `\nPeers: the same query (${GQL_LIST_QUERY}), the same data and key check, each beside the floor; answers checked byte for byte first.`,
+      `\nPeers and the project's settings: the same query (${GQL_LIST_QUERY}; the REST rows the list), the same data and key check, each beside the floor, on the floor's database; answers checked byte for byte first.`,
     );
-    console.log('\n| server | CPU µs/req | floor CPU µs/req | CPU ratio to the floor | peak RSS MB | what it does per request |');
-    console.log('| --- | ---: | ---: | ---: | ---: | --- |');
+    console.log('\n| server | CPU µs/req | floor CPU µs/req | CPU ratio to the floor | p99/p50 | peak RSS MB | what it does per request |');
+    console.log('| --- | ---: | ---: | ---: | ---: | ---: | --- |');
     for (const row of peerRows)
       console.log(
-        `| ${row.name} | ${fmt(row.cpu)} | ${fmt(row.floorCpu)} | **${fmt(row.floorCpu / row.cpu, 2)}** | ${row.rss} | ${row.does} |`,
+        `| ${row.name} | ${fmt(row.cpu)} | ${fmt(row.floorCpu)} | **${fmt(row.floorCpu / row.cpu, 2)}** | ${fmt(row.p99 / Math.max(row.p50, 1), 1)} | ${row.rss} | ${row.does} |`,
       );
   }
 
