@@ -18,6 +18,30 @@ function bindable(parameters: readonly unknown[]): unknown[] {
   return parameters.map((p) => (typeof p === 'boolean' ? Number(p) : p));
 }
 
+/** A prepared statement, and for one that reads, the names of its columns (rows come as arrays). */
+interface Prepared {
+  statement: SQLite.Statement;
+  columns: readonly string[] | null;
+}
+
+/**
+ * A statement's rows come from better-sqlite3 as arrays and become objects here: the driver's
+ * own objects (built natively, property by property) cost a fifth more for a page of 21 pets
+ * than arrays and this loop, measured side by side, and their shapes vary where these are alike.
+ */
+function prepared(db: SQLite.Database, sql: string): Prepared {
+  const statement = db.prepare(sql);
+  if (!statement.reader) return { statement, columns: null };
+  statement.raw(true);
+  return { statement, columns: statement.columns().map((column) => column.name) };
+}
+
+function asObject(columns: readonly string[], values: readonly unknown[]): Record<string, unknown> {
+  const row: Record<string, unknown> = {};
+  for (let i = 0; i < columns.length; i++) row[columns[i] as string] = values[i];
+  return row;
+}
+
 /** How many distinct statements stay prepared; the service layer issues a few dozen shapes. */
 const STATEMENT_CACHE_SIZE = 256;
 /** The longest pause between two tries for a lock another process holds. */
@@ -48,20 +72,20 @@ class CachingConnection implements DatabaseConnection {
   readonly #lockTimeoutMs: number;
   readonly #watch: ObserverSlot;
   /** Prepared once per statement text: the list services build a few dozen texts at most. */
-  readonly #prepare: (sql: string) => SQLite.Statement;
+  readonly #prepare: (sql: string) => Prepared;
 
   constructor(db: SQLite.Database, lock: ConnectionLock, { lockTimeoutMs, watch = { observer: null } }: SqliteDialectOptions) {
     this.#db = db;
     this.#lock = lock;
     this.#lockTimeoutMs = lockTimeoutMs;
     this.#watch = watch;
-    this.#prepare = memo((sql) => db.prepare(sql), STATEMENT_CACHE_SIZE);
+    this.#prepare = memo((sql) => prepared(db, sql), STATEMENT_CACHE_SIZE);
   }
 
   #run<R>(query: CompiledQuery): QueryResult<R> {
-    const statement = this.#prepare(query.sql);
+    const { statement, columns } = this.#prepare(query.sql);
     const parameters = bindable(query.parameters);
-    if (statement.reader) return { rows: statement.all(parameters) as R[] };
+    if (columns) return { rows: (statement.all(parameters) as unknown[][]).map((values) => asObject(columns, values) as R) };
     const { changes, lastInsertRowid } = statement.run(parameters);
     return { numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] };
   }
