@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 /**
  * A weak entity tag (RFC 9110 §8.8.3) naming the parts an answer is a function of: the request,
@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
  * changes the bytes but not the answer.
  */
 export function entityTag(parts: readonly string[]): string {
-  return `W/"${createHash('sha1').update(parts.join('\n')).digest('base64url').slice(0, 22)}"`;
+  return `W/"${hash('sha1', parts.join('\n'), 'base64url').slice(0, 22)}"`;
 }
 
 /**
