@@ -32,6 +32,8 @@ async function authorized(header: string | undefined): Promise<boolean> {
 
 createServer((req, res) => {
   void authorized(req.headers.authorization).then((ok) => {
+    // A request the load generator gave up on while its key was checked (the end of a round) has nothing left to read.
+    if (req.destroyed) return;
     if (ok) return middleware(req, res);
     res.writeHead(401, { 'content-type': 'application/json' });
     res.end(JSON.stringify({ errors: [{ message: 'A valid API key is required.' }] }));
