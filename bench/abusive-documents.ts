@@ -9,14 +9,14 @@ export function doublingChain(levels: number): string {
 }
 
 /**
- * `levels` of fragments each spreading the next `spreads` times, under 1,000 tokens, with a
- * variable, so nothing worked out for one request can be reused for the next.
+ * `levels` of fragments each spreading the next `spreads` times down to a page's count, under
+ * 1,000 tokens, with a variable, so nothing worked out for one request can be reused for the next.
  */
 export function wideSpreads(levels: number, spreads: number): string {
   const spread = (name: string) => Array.from({ length: spreads }, () => `...${name}`).join(' ');
   let document = `query Wide($yes: Boolean = true) { __typename @include(if: $yes) ${spread('L0')} }\n`;
   for (let i = 0; i < levels; i++) document += `fragment L${i} on Query { ${spread(`L${i + 1}`)} }\n`;
-  return `${document}fragment L${levels} on Query { __typename }\n`;
+  return `${document}fragment L${levels} on Query { pets(first: 1) { totalCount } }\n`;
 }
 
 /** A tiny operation padded with a comment: once answered 200, and kept, up to the 1 MiB a body could then be. */

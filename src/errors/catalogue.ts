@@ -83,7 +83,7 @@ export const errorCatalogue = {
       graphqlAliases: 'The operation has {{count}} aliases, over the limit of {{max}} (counted through every fragment spread).',
       graphqlDirectives: 'The operation has {{count}} directives, over the limit of {{max}} (counted through every fragment spread).',
       graphqlCost:
-        'The operation costs {{cost}}, over the limit of {{max}}: every field costs 1, one that runs a query of its own {{perQuery}}, and what is under a list counts once per item (first/last, {{defaultPage}} by default). Ask for smaller pages or fewer fields.',
+        'The operation costs {{cost}}, over the limit of {{max}}: a field that runs a query of its own costs 10, an object 1, and what is under a list counts once per item (first/last, 20 by default). Ask for smaller pages or fewer fields.',
     },
   },
   UNAUTHORIZED: {

@@ -1,101 +1,173 @@
-import { getNamedType, getNullableType, isListType, isObjectType, Kind, valueFromASTUntyped } from 'graphql';
-import type { DocumentNode, FieldNode, GraphQLObjectType, GraphQLSchema, OperationDefinitionNode, SelectionSetNode } from 'graphql';
-import { PAGE_SIZE } from '../services/pagination/keyset-page.ts';
+import {
+  buildASTSchema,
+  getDirectiveValues,
+  getNamedType,
+  isCompositeType,
+  isInterfaceType,
+  isObjectType,
+  Kind,
+  parse,
+  valueFromASTUntyped,
+} from 'graphql';
+import type {
+  DocumentNode,
+  FieldNode,
+  GraphQLCompositeType,
+  GraphQLDirective,
+  GraphQLField,
+  GraphQLNamedType,
+  GraphQLSchema,
+  OperationDefinitionNode,
+  SelectionSetNode,
+} from 'graphql';
 
-/** What an operation may cost (QUERY_TOO_COMPLEX past it); docs/graphql.md lists the same weights. */
+/** What an operation may cost (QUERY_TOO_COMPLEX past it), and what an operation of each type costs before its fields. */
 export const QUERY_COST = {
   max: 5_000,
-  /** Any field. */
-  field: 1,
-  /** A field that runs a query of its own each time it appears: a root field, a count, a flag behind the cursor. */
-  query: 10,
-  /** A relation read for a whole page at once (a join or one batched query): a row per item. */
-  batched: 2,
-  /** Items assumed for a connection's nodes or edges when neither `first` nor `last` is given: the default page. */
-  defaultPage: PAGE_SIZE.default,
-  /** Items assumed for a list with no page size (your keys). */
-  list: 10,
+  /** A mutation's own weight, the IBM cost specification's default (writes run in a transaction). */
+  mutation: 10,
 } as const;
-
-const BATCHED = new Set(['Pet.orders', 'Order.pet']);
-const QUERIES = new Set(['PetConnection.totalCount', 'OrderConnection.totalCount', 'PageInfo.hasNextPage', 'PageInfo.hasPreviousPage']);
-/** A pet's orders by one account: at most the one that holds it (a cancelled order is removed, a sold pet is not ordered again). */
-const BOUNDED_LISTS: Record<string, number> = { 'Pet.orders': 1 };
 
 type Variables = Record<string, unknown> | undefined;
 
+/** A field's @listSize, as schema/cost.graphql declares it. */
+interface ListSize {
+  assumedSize?: number;
+  slicingArguments?: readonly string[];
+  sizedFields?: readonly string[];
+}
+
+/** The cost directives of a schema, read once: by coordinate (`Type.field`) and by type. */
+interface CostRules {
+  fieldWeight: Map<string, number>;
+  listSize: Map<string, ListSize>;
+  typeWeight: Map<string, number>;
+}
+
+// The directives as schema/cost.graphql defines them, to read their arguments (with defaults) off any schema's AST nodes.
+const DIRECTIVES = (() => {
+  const sdl = parse(`
+    directive @cost(weight: Int!) on ARGUMENT_DEFINITION | ENUM | FIELD_DEFINITION | INPUT_FIELD_DEFINITION | OBJECT | SCALAR
+    directive @listSize(assumedSize: Int, slicingArguments: [String!], sizedFields: [String!], requireOneSlicingArgument: Boolean = true) on FIELD_DEFINITION
+    type Query { _: Int }
+  `);
+  const schema = buildASTSchema(sdl);
+  return { cost: schema.getDirective('cost') as GraphQLDirective, listSize: schema.getDirective('listSize') as GraphQLDirective };
+})();
+
+const rulesOf = new WeakMap<GraphQLSchema, CostRules>();
+
+/** The @cost and @listSize a schema's SDL puts on its fields and types (type extensions included). */
+function costRules(schema: GraphQLSchema): CostRules {
+  let rules = rulesOf.get(schema);
+  if (rules) return rules;
+  rules = { fieldWeight: new Map(), listSize: new Map(), typeWeight: new Map() };
+  for (const type of Object.values(schema.getTypeMap())) {
+    if (type.name.startsWith('__')) continue;
+    const typeCost = type.astNode ? getDirectiveValues(DIRECTIVES.cost, type.astNode) : undefined;
+    if (typeCost) rules.typeWeight.set(type.name, typeCost.weight as number);
+    if (!isObjectType(type) && !isInterfaceType(type)) continue;
+    for (const field of Object.values(type.getFields())) {
+      if (!field.astNode) continue;
+      const coordinate = `${type.name}.${field.name}`;
+      const cost = getDirectiveValues(DIRECTIVES.cost, field.astNode);
+      if (cost) rules.fieldWeight.set(coordinate, cost.weight as number);
+      const listSize = getDirectiveValues(DIRECTIVES.listSize, field.astNode);
+      if (listSize) rules.listSize.set(coordinate, listSize as ListSize);
+    }
+  }
+  rulesOf.set(schema, rules);
+  return rules;
+}
+
 interface Walk {
   schema: GraphQLSchema;
-  fragments: Map<string, SelectionSetNode>;
+  rules: CostRules;
+  fragments: Map<string, { type: string; selectionSet: SelectionSetNode }>;
   variables: Variables;
-  /** A fragment's cost once, by where it is spread (its parent type and page): each is walked once, whatever spreads it. */
+  /** A fragment's cost once per type and sizing it is spread under: each is walked once, whatever spreads it. */
   fragmentCosts: Map<string, number>;
 }
 
-function weight(schema: GraphQLSchema, type: GraphQLObjectType, field: string): number {
-  const coordinate = `${type.name}.${field}`;
-  if (BATCHED.has(coordinate)) return QUERY_COST.batched;
-  const isRoot = type === schema.getQueryType() || type === schema.getMutationType() || type === schema.getSubscriptionType();
-  return (isRoot && !field.startsWith('__')) || QUERIES.has(coordinate) ? QUERY_COST.query : QUERY_COST.field;
-}
+/** The sizes the lists under a connection take (`nodes`, `edges`), by field name; null where none is sized. */
+type Sized = ReadonlyMap<string, number> | null;
 
-/** The page size a connection field asks for: `first` or `last`, literal or variable, else the default page. */
-function pageSize(node: FieldNode, variables: Variables): number {
-  for (const argument of node.arguments ?? []) {
-    if (argument.name.value !== 'first' && argument.name.value !== 'last') continue;
-    const value = valueFromASTUntyped(argument.value, variables);
-    if (typeof value === 'number' && value > 0) return value;
+/** The value of the first slicing argument given (a literal or a variable), else the assumed size. */
+function slicingSize(node: FieldNode, field: GraphQLField<unknown, unknown>, listSize: ListSize, variables: Variables): number {
+  let size = 0;
+  for (const name of listSize.slicingArguments ?? []) {
+    const given = node.arguments?.find((argument) => argument.name.value === name);
+    const value = given ? valueFromASTUntyped(given.value, variables) : field.args.find((argument) => argument.name === name)?.defaultValue;
+    if (typeof value === 'number' && value > size) size = value;
   }
-  return QUERY_COST.defaultPage;
+  return size > 0 ? size : (listSize.assumedSize ?? 1);
 }
 
-/** What a fragment spread costs once, where `type` is the type it is spread on. */
-function fragmentCost(walk: Walk, name: string, type: GraphQLObjectType, page: number): number {
-  const key = `${name}\n${type.name}\n${page}`;
+/** What a type costs where a field returns it: its own @cost, else 1 for an object (or interface, union), 0 for a scalar or enum. */
+function typeWeight(rules: CostRules, type: GraphQLNamedType): number {
+  return rules.typeWeight.get(type.name) ?? (isCompositeType(type) ? 1 : 0);
+}
+
+function fragmentCost(walk: Walk, name: string, sized: Sized): number {
+  const fragment = walk.fragments.get(name);
+  if (!fragment) return 0;
+  const key = `${name}\n${sized ? [...sized].join(',') : ''}`;
   let total = walk.fragmentCosts.get(key);
   if (total !== undefined) return total;
-  const fragment = walk.fragments.get(name);
   // Set before the walk: a cycle (refused before any cost is worked out) could not loop here either.
   walk.fragmentCosts.set(key, 0);
-  total = fragment ? cost(walk, fragment, type, page) : 0;
+  const type = walk.schema.getType(fragment.type);
+  total = type && isCompositeType(type) ? cost(walk, fragment.selectionSet, type, sized) : 0;
   walk.fragmentCosts.set(key, total);
   return total;
 }
 
-/** What a selection costs once; everything in it counts once more per item of the list it sits under. */
-function cost(walk: Walk, selectionSet: SelectionSetNode, type: GraphQLObjectType, page: number): number {
+/** What a selection costs, once: each field its weight and its type's, times its list's size, with what is under it. */
+function cost(walk: Walk, selectionSet: SelectionSetNode, type: GraphQLCompositeType, sized: Sized): number {
   let total = 0;
   for (const selection of selectionSet.selections) {
     if (selection.kind === Kind.INLINE_FRAGMENT) {
-      total += cost(walk, selection.selectionSet, type, page);
+      const on = selection.typeCondition ? walk.schema.getType(selection.typeCondition.name.value) : type;
+      if (on && isCompositeType(on)) total += cost(walk, selection.selectionSet, on, sized);
       continue;
     }
     if (selection.kind === Kind.FRAGMENT_SPREAD) {
-      total += fragmentCost(walk, selection.name.value, type, page);
+      total += fragmentCost(walk, selection.name.value, sized);
       continue;
     }
     const name = selection.name.value;
-    total += weight(walk.schema, type, name);
+    // __typename and introspection cost nothing, as in the specification.
+    if (name.startsWith('__') || (!isObjectType(type) && !isInterfaceType(type))) continue;
     const field = type.getFields()[name];
-    const fieldType = field && getNamedType(field.type);
-    if (!selection.selectionSet || !field || !isObjectType(fieldType)) continue;
-    // A connection's nodes and edges come once per item of its page; another list, once per item it may hold.
-    let each = 1;
-    if (type.name.endsWith('Connection') && (name === 'nodes' || name === 'edges')) each = page;
-    else if (isListType(getNullableType(field.type))) each = BOUNDED_LISTS[`${type.name}.${name}`] ?? QUERY_COST.list;
-    const childPage = fieldType.name.endsWith('Connection') ? pageSize(selection, walk.variables) : page;
-    total += each * cost(walk, selection.selectionSet, fieldType, childPage);
+    if (!field) continue;
+    const coordinate = `${type.name}.${name}`;
+    const named = getNamedType(field.type);
+    const listSize = walk.rules.listSize.get(coordinate);
+    let factor = sized?.get(name) ?? 1;
+    let childSized: Sized = null;
+    if (listSize?.sizedFields?.length) {
+      const size = slicingSize(selection, field, listSize, walk.variables);
+      childSized = new Map(listSize.sizedFields.map((sizedField) => [sizedField, size]));
+    } else if (listSize) {
+      factor = slicingSize(selection, field, listSize, walk.variables);
+    }
+    const below = selection.selectionSet && isCompositeType(named) ? cost(walk, selection.selectionSet, named, childSized) : 0;
+    total += factor * ((walk.rules.fieldWeight.get(coordinate) ?? 0) + typeWeight(walk.rules, named) + below);
   }
   return total;
 }
 
 /**
- * What an operation costs to run, in the units of QUERY_COST: every field 1, a field that runs
- * a query of its own 10, a relation read for a page at once 2 a row, and everything under a
- * connection's nodes or edges once per item of the page it asks for (`first`/`last`, with the
- * request's variables). The work is what the database and the resolvers do, so the same shape
- * costs the same whatever the tables hold: counts are one row (row_counts), pages are keyset.
- * Linear in the document: a fragment is walked once per type and page it is spread under.
+ * What an operation costs to run, by the IBM GraphQL cost specification over the schema's own
+ * @cost and @listSize (schema/cost.graphql): a mutation 10 to begin with; then each field its
+ * weight (10 for one that runs a query of its own, 1 more a row for a relation read for a page
+ * at once) plus its type's (1 for an object, 0 for a scalar), times the size of every list it
+ * sits in: a connection's `nodes` and `edges` as many as `first` or `last` asks for (20 when
+ * neither is given), another list its assumed size. These are the numbers a gateway reading the
+ * same directives works out (test/federation). The work is what the database and the resolvers
+ * do, so the same shape costs the same whatever the tables hold: counts are one row
+ * (row_counts), pages are keyset. Linear in the document: a fragment is walked once per sizing
+ * it is spread under.
  */
 export function queryCost(schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode, variables: Variables): number {
   const root =
@@ -105,9 +177,12 @@ export function queryCost(schema: GraphQLSchema, document: DocumentNode, operati
         ? schema.getMutationType()
         : schema.getSubscriptionType();
   if (!root) return 0;
-  const fragments = new Map<string, SelectionSetNode>();
+  const fragments = new Map<string, { type: string; selectionSet: SelectionSetNode }>();
   for (const definition of document.definitions) {
-    if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition.selectionSet);
+    if (definition.kind === Kind.FRAGMENT_DEFINITION) {
+      fragments.set(definition.name.value, { type: definition.typeCondition.name.value, selectionSet: definition.selectionSet });
+    }
   }
-  return cost({ schema, fragments, variables, fragmentCosts: new Map() }, operation.selectionSet, root, QUERY_COST.defaultPage);
+  const walk: Walk = { schema, rules: costRules(schema), fragments, variables, fragmentCosts: new Map() };
+  return (operation.operation === 'mutation' ? QUERY_COST.mutation : 0) + cost(walk, operation.selectionSet, root, null);
 }

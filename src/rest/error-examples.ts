@@ -29,8 +29,6 @@ const EXAMPLE_VALUES: Record<Placeholder, string | number> = {
   depth: 16,
   count: 40,
   cost: 10210,
-  perQuery: 10,
-  defaultPage: 20,
   events: 1000,
 };
 

@@ -10,12 +10,15 @@ function doublingChain(levels: number): string {
   return `${document}fragment F${levels} on Query { __typename }\n`;
 }
 
-/** `levels` of fragments, each spreading the next `spreads` times: spreads^(levels+1) visits for a walk without memory, in under 1,000 tokens. */
-function wideSpreads(levels: number, spreads: number, comment = ''): string {
+/**
+ * `levels` of fragments, each spreading the next `spreads` times, down to `leaf`:
+ * spreads^(levels+1) visits for a walk without memory, in under 1,000 tokens.
+ */
+function wideSpreads(levels: number, spreads: number, comment = '', leaf = '__typename'): string {
   const spread = (name: string) => Array.from({ length: spreads }, () => `...${name}`).join(' ');
   let document = `query Wide { ${spread('L0')} } # ${comment}\n`;
   for (let i = 0; i < levels; i++) document += `fragment L${i} on Query { ${spread(`L${i + 1}`)} }\n`;
-  return `${document}fragment L${levels} on Query { __typename }\n`;
+  return `${document}fragment L${levels} on Query { ${leaf} }\n`;
 }
 
 let origin: string;
@@ -63,15 +66,28 @@ describe('every walk over a document is bounded before it runs', () => {
   );
 
   it(
-    'weighs wide fragment spreads once per fragment: refused on cost, without a key, and stays responsive',
+    'walks wide fragment spreads once per fragment: answered without a key where they select only __typename (free), and stays responsive',
     { timeout: 20_000 },
     async () => {
       // 161^3 = 4.2 million spreads for a walk that follows each one; twenty distinct texts, so no memory helps.
       const documents = Array.from({ length: 20 }, (_, i) => wideSpreads(2, 161, String(i)));
       for (const answer of await answeredBesideHealth(documents)) {
+        expect(answer.status).toBe(200);
+        expect(answer.body).toEqual({ data: { __typename: 'Query' } });
+      }
+    },
+  );
+
+  it(
+    'weighs wide fragment spreads of a costly field once per fragment: refused on cost, and stays responsive',
+    { timeout: 20_000 },
+    async ({ t }) => {
+      const documents = Array.from({ length: 20 }, (_, i) => wideSpreads(2, 161, String(i), 'pets(first: 1) { totalCount }'));
+      for (const answer of await answeredBesideHealth(documents, t.key)) {
         expect(answer.status).toBe(400);
         expect(answer.body.errors?.[0]?.extensions).toEqual({ code: 'QUERY_TOO_COMPLEX', status: 400 });
-        expect(answer.body.errors?.[0]?.message).toMatch(/^The operation costs 4173281, over the limit of 5000/);
+        // Each of the 161^3 spreads of the page and its count: 21.
+        expect(answer.body.errors?.[0]?.message).toMatch(new RegExp(`^The operation costs ${161 ** 3 * 21}, over the limit of 5000`));
       }
     },
   );

@@ -14,26 +14,32 @@ const costOf = (text: string, variables?: Record<string, unknown>) => {
   return queryCost(schema, document, operation, variables);
 };
 
-describe('queryCost (what an operation costs to run)', () => {
-  unit('charges a field 1, a field that runs a query 10, and the nodes of a page once per item asked for', () => {
-    expect(costOf('{ pets(first: 5) { nodes { id name } } }')).toBe(10 + 1 + 5 * 2);
-    expect(costOf('{ pets { nodes { id } } }')).toBe(10 + 1 + QUERY_COST.defaultPage);
-    expect(costOf('{ pets(last: 100) { edges { cursor node { id } } } }')).toBe(10 + 1 + 100 * 3);
-    expect(costOf('query($n: Int) { pets(first: $n) { nodes { id } } }', { n: 50 })).toBe(10 + 1 + 50);
-    // A count and the flag behind the cursor are queries of their own; the flag ahead comes with the page.
-    expect(costOf('{ pets { totalCount pageInfo { hasNextPage hasPreviousPage endCursor } } }')).toBe(10 + 10 + 1 + 10 + 10 + 1);
+describe('queryCost (what an operation costs to run, by the cost directives in schema/)', () => {
+  unit('charges a query of its own 10, an object 1, a scalar nothing, and what is under a page once per item asked for', () => {
+    // pets: 10 and its connection 1; each of the 5 nodes 1 (a Pet); id and name nothing.
+    expect(costOf('{ pets(first: 5) { nodes { id name } } }')).toBe(11 + 5);
+    expect(costOf('{ pets { nodes { id } } }')).toBe(11 + 20);
+    expect(costOf('{ pets(last: 100) { edges { cursor node { id } } } }')).toBe(11 + 100 * (1 + 1));
+    expect(costOf('query($n: Int) { pets(first: $n) { nodes { id } } }', { n: 50 })).toBe(11 + 50);
+    // A count and both flags are queries of their own (10 each); pageInfo is an object (1).
+    expect(costOf('{ pets { totalCount pageInfo { hasNextPage hasPreviousPage endCursor } } }')).toBe(11 + 10 + 1 + 10 + 10);
+    // Introspection and __typename cost nothing; a list of keys is assumed 10 long; a mutation is 10 before its fields.
+    expect(costOf('{ __typename __schema { types { name } } }')).toBe(0);
+    expect(costOf('{ myKeys { id } }')).toBe(10 * (1 + 1));
+    expect(costOf('mutation { createPet(input: { name: "Rex", categoryId: 1 }) { id } }')).toBe(10 + 10 + 1);
   });
 
   unit('charges relations read for a page at once by the row, through fragments too', () => {
     const orders = '{ orders(first: 10) { nodes { id pet { name } } } }';
-    expect(costOf(orders)).toBe(10 + 1 + 10 * (1 + 2 + 1));
+    expect(costOf(orders)).toBe(11 + 10 * (1 + 2));
     expect(costOf('fragment P on Pet { name } { orders(first: 10) { nodes { id pet { ...P } } } }')).toBe(costOf(orders));
-    expect(costOf('{ pets(first: 2) { nodes { orders { id } } } }')).toBe(10 + 1 + 2 * (2 + 1));
+    expect(costOf('fragment N on OrderConnection { nodes { id pet { name } } } { orders(first: 10) { ...N } }')).toBe(costOf(orders));
+    expect(costOf('{ pets(first: 2) { nodes { orders { id } } } }')).toBe(11 + 2 * (1 + 2));
   });
 
   unit('costs the same whatever the tables hold: fifteen counts are fifteen one-row reads', () => {
     const aliases = Array.from({ length: 15 }, (_, i) => `c${i}: pets(first: 1) { totalCount }`).join(' ');
-    expect(costOf(`{ ${aliases} }`)).toBe(15 * 20);
+    expect(costOf(`{ ${aliases} }`)).toBe(15 * 21);
   });
 });
 
@@ -62,7 +68,7 @@ describe('the cost limit over HTTP', () => {
   it('counts page sizes given as variables', async ({ t }) => {
     const page = (alias: string) =>
       `${alias}: pets(first: $n) { nodes { id name status categoryId orders { id status pet { name status } } } }`;
-    const query = `query($n: Int) { ${['a', 'b', 'c', 'd', 'e'].map(page).join(' ')} }`;
+    const query = `query($n: Int) { ${Array.from({ length: 10 }, (_, i) => page(`p${i}`)).join(' ')} }`;
     expect(costOf(query, { n: 100 })).toBeGreaterThan(QUERY_COST.max);
     expect((await graphql(t, query, { n: 10 })).res.statusCode).toBe(200);
     const refused = await graphql(t, query, { n: 100 });

@@ -478,6 +478,21 @@ export type ResolversParentTypes = {
   Subscription: Record<PropertyKey, never>;
 };
 
+export type CostDirectiveArgs = {
+  weight: Scalars['Int']['input'];
+};
+
+export type CostDirectiveResolver<Result, Parent, ContextType = GraphQLContext, Args = CostDirectiveArgs> = DirectiveResolverFn<Result, Parent, ContextType, Args>;
+
+export type ListSizeDirectiveArgs = {
+  assumedSize?: Maybe<Scalars['Int']['input']>;
+  requireOneSlicingArgument?: Maybe<Scalars['Boolean']['input']>;
+  sizedFields?: Maybe<Array<Scalars['String']['input']>>;
+  slicingArguments?: Maybe<Array<Scalars['String']['input']>>;
+};
+
+export type ListSizeDirectiveResolver<Result, Parent, ContextType = GraphQLContext, Args = ListSizeDirectiveArgs> = DirectiveResolverFn<Result, Parent, ContextType, Args>;
+
 export type ApiKeyResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ApiKey'] = ResolversParentTypes['ApiKey']> = {
   createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
@@ -612,3 +627,7 @@ export type Resolvers<ContextType = GraphQLContext> = {
   Subscription?: SubscriptionResolvers<ContextType>;
 };
 
+export type DirectiveResolvers<ContextType = GraphQLContext> = {
+  cost?: CostDirectiveResolver<any, any, ContextType>;
+  listSize?: ListSizeDirectiveResolver<any, any, ContextType>;
+};

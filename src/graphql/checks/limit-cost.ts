@@ -26,11 +26,6 @@ export const limitCost: OperationCheck = (args) => {
   const cost = costOf(args, operation);
   if (cost <= QUERY_COST.max) return;
   throw fromAppError(
-    AppError.of('QUERY_TOO_COMPLEX', 'graphqlCost', {
-      cost,
-      max: QUERY_COST.max,
-      perQuery: QUERY_COST.query,
-      defaultPage: QUERY_COST.defaultPage,
-    }),
+    AppError.of('QUERY_TOO_COMPLEX', 'graphqlCost', { cost, max: QUERY_COST.max }),
   );
 };
