@@ -25,7 +25,5 @@ export const limitCost: OperationCheck = (args) => {
   if (!operation) return;
   const cost = costOf(args, operation);
   if (cost <= QUERY_COST.max) return;
-  throw fromAppError(
-    AppError.of('QUERY_TOO_COMPLEX', 'graphqlCost', { cost, max: QUERY_COST.max }),
-  );
+  throw fromAppError(AppError.of('QUERY_TOO_COMPLEX', 'graphqlCost', { cost, max: QUERY_COST.max }));
 };
