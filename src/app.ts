@@ -96,6 +96,7 @@ export async function createApp({ config, database = openDatabase(config.databas
     production: config.nodeEnv === 'production',
     trustedDocuments: config.trustedDocuments,
     jit: config.graphqlJit,
+    federation: config.graphqlFederation,
     messageQuota: ({ req, reply }, count) => limits.message(req, reply, count),
     metrics,
     tracing: traced,

@@ -43,6 +43,8 @@ export interface Config {
   trustedDocuments: ReadonlyMap<string, string> | null;
   /** GraphQL queries and mutations compiled by graphql-jit (GRAPHQL_JIT); default on. */
   graphqlJit: boolean;
+  /** The GraphQL schema as an Apollo Federation v2 subgraph (GRAPHQL_FEDERATION); default off. */
+  graphqlFederation: boolean;
   /** GraphQL query answers kept per account, keyed by the data versions they were read under (docs/caching.md). */
   responseCache: ResponseCacheConfig;
   /** br/gzip for answers of at least this many bytes; 0 turns compression off. */
@@ -262,6 +264,7 @@ export function loadConfig(env: Env = process.env): Config {
     graphqlIntrospection: flag(problems, env, 'GRAPHQL_INTROSPECTION', nodeEnv !== 'production'),
     trustedDocuments: trustedDocuments(problems, env),
     graphqlJit: flag(problems, env, 'GRAPHQL_JIT', true),
+    graphqlFederation: flag(problems, env, 'GRAPHQL_FEDERATION', false),
     responseCache: {
       enabled: flag(problems, env, 'RESPONSE_CACHE', true),
       ttlMs: integer(problems, env, 'RESPONSE_CACHE_TTL_MS', 60_000, 1_000, 86_400_000),

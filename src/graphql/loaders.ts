@@ -1,6 +1,6 @@
 import DataLoader from 'dataloader';
 import { requirePrincipal } from '../services/api-keys/index.ts';
-import { ordersOfPets } from '../services/orders/index.ts';
+import { getOrders, ordersOfPets } from '../services/orders/index.ts';
 import type { Order } from '../services/orders/index.ts';
 import { getPets } from '../services/pets/index.ts';
 import type { Pet } from '../services/pets/index.ts';
@@ -9,6 +9,8 @@ import type { GraphQLContext } from './context.ts';
 
 export interface Loaders {
   pet: DataLoader<number, Pet>;
+  /** The caller's orders by id (a gateway's references to them). */
+  order: DataLoader<number, Order>;
   ordersOfPet: DataLoader<number, Order[]>;
   /**
    * Pets read ahead for a page whose items will each ask for theirs (`preloadPets`): taken
@@ -34,6 +36,10 @@ export function loadersOf(context: GraphQLContext): Loaders {
     pet: new DataLoader<number, Pet>(async (ids) => {
       const pets = await getPets(db, ids);
       return ids.map((id) => pets.get(id) ?? AppError.of('PET_NOT_FOUND', 'byId', { id }));
+    }),
+    order: new DataLoader<number, Order>(async (ids) => {
+      const orders = await getOrders(db, requirePrincipal(context).accountId, ids);
+      return ids.map((id) => orders.get(id) ?? AppError.of('ORDER_NOT_FOUND', 'byId', { id }));
     }),
     ordersOfPet: new DataLoader<number, Order[]>(async (petIds) => {
       const orders = await ordersOfPets(db, requirePrincipal(context).accountId, petIds);

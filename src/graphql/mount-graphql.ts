@@ -24,7 +24,7 @@ import { graphiqlPage } from './graphiql-page.ts';
 import type { GraphiQLPage } from './graphiql-page.ts';
 import { GRAPHQL_LIMITS } from './graphql-limits.ts';
 import { graphqlParams } from './http/graphql-params.ts';
-import { wantedAnswer } from './http/negotiate.ts';
+import { answerKinds } from './http/answer-kind.ts';
 import { graphqlRunner, STREAM_ONLY } from './http/run-graphql.ts';
 import { createMaskError } from './mask-error.ts';
 import { mountGraphQLWs } from './mount-graphql-ws.ts';
@@ -49,6 +49,8 @@ export interface MountGraphQLOptions extends Omit<
   introspection?: boolean;
   /** Queries and mutations run compiled by graphql-jit (same answers; off to compare). */
   jit?: boolean;
+  /** The schema as an Apollo Federation v2 subgraph (GRAPHQL_FEDERATION). */
+  federation?: boolean;
   /** Charges `count` messages to the caller's quota (sendMessage); throws RATE_LIMITED when fewer are left. */
   messageQuota?: (context: ServerContext, count: number) => MaybePromise<void>;
   /** GraphiQL for browsers at the endpoint, its assets under `<endpoint>/assets/`. */
@@ -76,6 +78,7 @@ export async function mountGraphQL(
     graphiql: withGraphiQL = true,
     introspection = true,
     jit = true,
+    federation = false,
     messageQuota,
     ...options
   }: MountGraphQLOptions,
@@ -84,7 +87,7 @@ export async function mountGraphQL(
   const production = options.production ?? false;
   const documents = documentParser({ maxCacheBytes: DOCUMENT_CACHE_BYTES });
   metrics.observe({ documents: documents.cachedBytes });
-  const schema = petstoreSchema();
+  const schema = petstoreSchema({ federation });
   const maskError = createMaskError({ production });
   const validate = documentValidator(schema, { introspection, production });
   // The key before the cost: a caller without one is refused before the document is weighed.
@@ -93,6 +96,7 @@ export async function mountGraphQL(
   const yoga = await createGraphQL({ ...options, documents, schema, graphiql, maskError, validate, checks, log: app.log });
   if (graphiql) mountGraphiQLAssets(app, graphiql);
   const trusted = trustedDocumentsPolicy(production, options.trustedDocuments ?? null);
+  const answerKind = answerKinds({ withPage: graphiql !== null, trusted, documents });
   const runGraphQL = graphqlRunner({
     schema,
     db: options.db,
@@ -119,7 +123,7 @@ export async function mountGraphQL(
       documents,
       salt: buildSalt(),
       metrics,
-      withPage: graphiql !== null,
+      answerKind,
     });
   }
   // Idempotency-Key applies to mutations, and only an answer without errors is kept for replays.
@@ -142,7 +146,7 @@ export async function mountGraphQL(
     schema: { hide: true },
     config: { largeAnswers: true },
     handler: async (req, reply) => {
-      const wanted = wantedAnswer(req.headers.accept, req.method, graphiql !== null);
+      const wanted = answerKind(req);
       if (wanted.kind === 'page' && graphiql) return sendGraphiQL(req, reply, await graphiql.html());
       if (wanted.kind === 'stream') return sendStream(reply, await yogaWholePath(yoga, req, reply));
       if (wanted.kind !== 'json') return sendErrorBody(reply, NOTHING_ACCEPTABLE);

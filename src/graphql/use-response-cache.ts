@@ -11,7 +11,7 @@ import type { KeyVerifier } from '../services/api-keys/index.ts';
 import type { Metrics } from '../telemetry/metrics-types.ts';
 import { cacheableReads } from './cacheable-query.ts';
 import { graphqlParams } from './http/graphql-params.ts';
-import { wantedAnswer } from './http/negotiate.ts';
+import type { AnswerKind } from './http/answer-kind.ts';
 import type { DocumentParser } from './parse-document.ts';
 import { perOperation } from './per-operation.ts';
 import { documentText } from './plugins/use-trusted-documents.ts';
@@ -35,8 +35,8 @@ export interface ResponseCacheOptions {
   metrics: Metrics;
   /** Longer answers (in characters) are not kept. */
   maxEntryBytes: number;
-  /** Whether the route serves GraphiQL to browsers (their GETs are pages, not queries). */
-  withPage: boolean;
+  /** How each request is answered (http/answer-kind.ts): only JSON answers are kept. */
+  answerKind: (req: FastifyRequest) => AnswerKind;
 }
 
 /** Where one request's answer is kept, and the entity tag it is sent with over GET. */
@@ -64,14 +64,14 @@ interface Slot {
  * tag as their ETag and revalidate with 304.
  */
 export function useResponseCache(app: FastifyInstance, options: ResponseCacheOptions): void {
-  const { url, db, verifier, store, trusted, documents, schema, salt, metrics, maxEntryBytes, withPage } = options;
+  const { url, db, verifier, store, trusted, documents, schema, salt, metrics, maxEntryBytes, answerKind } = options;
   const readsOf = perOperation((document, operationName) => cacheableReads(schema, document, operationName ?? undefined));
   const slots = new WeakMap<FastifyRequest, Slot>();
 
   async function slotOf(req: FastifyRequest): Promise<Slot | null> {
     const { principal } = req;
     if (principal === null) return null;
-    const wanted = wantedAnswer(req.headers.accept, req.method, withPage);
+    const wanted = answerKind(req);
     if (wanted.kind !== 'json') return null;
     let params;
     try {

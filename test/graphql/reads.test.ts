@@ -4,8 +4,11 @@ import { petstoreSchema } from '../../src/graphql/petstore-schema.ts';
 import { readsOf } from '../../src/graphql/resolvers/reading.ts';
 
 describe('what each field reads, for the response cache', () => {
-  it('is declared beside every resolver a query can reach (resolvers/reading.ts)', () => {
-    const schema = petstoreSchema();
+  it.for([
+    ['the schema', false],
+    ['the federation subgraph', true],
+  ] as const)('is declared beside every resolver a query can reach (resolvers/reading.ts): %s', ([, federation]) => {
+    const schema = petstoreSchema({ federation });
     const undeclared: string[] = [];
     for (const type of Object.values(schema.getTypeMap())) {
       // Mutations and subscriptions are never kept; introspection is graphql-js's own.

@@ -1,7 +1,8 @@
-import { NoSchemaIntrospectionCustomRule, specifiedRules, validate } from 'graphql';
+import { NoSchemaIntrospectionCustomRule, validate } from 'graphql';
 import type { DocumentNode, GraphQLError, GraphQLSchema } from 'graphql';
 import { codedError } from '../coded-error.ts';
 import { requestErrorWords } from '../mask-error.ts';
+import { incrementalDeliveryRules } from './incremental-delivery.ts';
 
 export interface DocumentValidatorOptions {
   /** Introspection off: a validation rule, so it holds for every way a document reaches execution. */
@@ -11,7 +12,8 @@ export interface DocumentValidatorOptions {
 }
 
 /**
- * graphql-js's validation of a document against the schema, once per parsed document (the
+ * graphql-js's validation of a document against the schema (with @defer's and @stream's rules),
+ * once per parsed document (the
  * parser hands back the same document for the same text), its errors coded where they are made:
  * VALIDATION_FAILED, 400, a request error. An empty list: valid.
  */
@@ -19,7 +21,7 @@ export function documentValidator(
   schema: GraphQLSchema,
   { introspection, production }: DocumentValidatorOptions,
 ): (document: DocumentNode) => readonly GraphQLError[] {
-  const rules = introspection ? specifiedRules : [...specifiedRules, NoSchemaIntrospectionCustomRule];
+  const rules = introspection ? incrementalDeliveryRules() : [...incrementalDeliveryRules(), NoSchemaIntrospectionCustomRule];
   const known = new WeakMap<DocumentNode, readonly GraphQLError[]>();
   return (document) => {
     let errors = known.get(document);

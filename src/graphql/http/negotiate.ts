@@ -7,8 +7,11 @@ export type JsonType = (typeof JSON_TYPES)[number];
 /** Types only a stream answers (subscriptions; incremental delivery), which Yoga's whole path serves. */
 const STREAM_TYPES = ['text/event-stream', 'multipart/mixed'];
 
-/** What a request may be answered with. */
-export type Wanted = { kind: 'json'; type: JsonType } | { kind: 'stream' } | { kind: 'page' } | { kind: 'none' };
+/**
+ * What a request may be answered with: a JSON type (and whether a stream would do too, for an
+ * operation only a stream can answer), only a stream, GraphiQL's page, or nothing this serves.
+ */
+export type Wanted = { kind: 'json'; type: JsonType; stream: boolean } | { kind: 'stream' } | { kind: 'page' } | { kind: 'none' };
 
 interface Range {
   type: string;
@@ -44,14 +47,15 @@ function negotiate(accept: string | undefined, method: string, withPage: boolean
   const ranges = rangesOf(accept ?? '*/*');
   // A browser opening the endpoint: GraphiQL, whatever else it would take (as Yoga decides it).
   if (withPage && method === 'GET' && ranges.some((r) => r.type === 'text' && r.subtype === 'html' && r.q > 0)) return { kind: 'page' };
-  if (STREAM_TYPES.some((media) => ranges.some((r) => `${r.type}/${r.subtype}` === media && r.q > 0))) return { kind: 'stream' };
+  const stream = STREAM_TYPES.some((media) => ranges.some((r) => `${r.type}/${r.subtype}` === media && r.q > 0));
   let chosen: { type: JsonType; q: number; at: number } | null = null;
   for (const type of JSON_TYPES) {
     const { q, at } = qualityOf(ranges, type);
     // Higher q wins; then the type listed first; a tie on one wildcard keeps application/json, which every client reads.
     if (q > 0 && (!chosen || q > chosen.q || (q === chosen.q && at <= chosen.at))) chosen = { type, q, at };
   }
-  return chosen ? { kind: 'json', type: chosen.type } : { kind: 'none' };
+  if (chosen) return { kind: 'json', type: chosen.type, stream };
+  return stream ? { kind: 'stream' } : { kind: 'none' };
 }
 
 // Clients send a handful of Accept values; an unbounded variety is not worth remembering.
@@ -61,9 +65,10 @@ const negotiated = memo((key: string): Wanted => {
 }, 256);
 
 /**
- * How to answer a GraphQL request, from its Accept header (q-values honoured): GraphiQL's page
- * for a browser's GET, Yoga's stream processing where a stream type is accepted, else the JSON
- * type the client prefers (GraphQL over HTTP); none of those: 406.
+ * What a GraphQL request's Accept header takes (q-values honoured): GraphiQL's page for a
+ * browser's GET, the JSON type the client prefers (GraphQL over HTTP) and whether it takes a
+ * stream too, or only a stream; none of those: 406. Which of JSON and a stream answers depends
+ * on the operation as well (http/answer-kind.ts).
  */
 export function wantedAnswer(accept: string | undefined, method: string, withPage: boolean): Wanted {
   // A header value holds no line break, so the key splits back into its three parts.

@@ -16,6 +16,7 @@ import { runChecks } from '../checks/operation-check.ts';
 import type { CheckedOperation, OperationCheck } from '../checks/operation-check.ts';
 import { codedError } from '../coded-error.ts';
 import { isUnexpected } from '../mask-error.ts';
+import { withoutIncrements } from '../execution/incremental-delivery.ts';
 import type { Executor } from '../execution/operation-executor.ts';
 import { operationOf } from '../operation-of.ts';
 import type { DocumentParser } from '../parse-document.ts';
@@ -117,7 +118,8 @@ export function graphqlRunner(options: GraphQLRunnerOptions): RunGraphQL {
     if (invalid.length > 0) return { errors: invalid };
     const args: CheckedOperation = {
       schema,
-      document,
+      // Increments asked for (@defer, @stream) are answered whole here: this path answers JSON.
+      document: withoutIncrements(document),
       operationName: params.operationName,
       variableValues: params.variables,
       contextValue: {

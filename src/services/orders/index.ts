@@ -1,14 +1,16 @@
 import { advanceOrder as advance } from './advance-order.ts';
 import { cancelOrder as cancel } from './cancel-order.ts';
 import { getOrder as get } from './get-order.ts';
+import { getOrders as getMany } from './get-orders.ts';
 import { countOrders as count, listOrders as list } from './list-orders.ts';
 import { ordersOfPets as ofPets } from './orders-of-pets.ts';
 import { placeOrder as place } from './place-order.ts';
 import { traced } from '../traced.ts';
 
-export const { placeOrder, getOrder, advanceOrder, cancelOrder, listOrders, countOrders, ordersOfPets } = traced('orders', {
+export const { placeOrder, getOrder, getOrders, advanceOrder, cancelOrder, listOrders, countOrders, ordersOfPets } = traced('orders', {
   placeOrder: place,
   getOrder: get,
+  getOrders: getMany,
   advanceOrder: advance,
   cancelOrder: cancel,
   listOrders: list,

@@ -1,0 +1,61 @@
+import { useDeferStream } from '@graphql-yoga/plugin-defer-stream';
+import { BREAK, specifiedRules, visit } from 'graphql';
+import type { DocumentNode, GraphQLSchema, ValidationRule } from 'graphql';
+
+/** The directives of incremental delivery (the 2022-08-24 format Yoga's executor speaks). */
+const INCREMENTAL = new Set(['defer', 'stream']);
+
+// Yoga's defer-stream plugin is where @defer and @stream are defined, with the validation rules
+// they need; its hooks are called once here, so this server's own validation and schema take
+// them as Yoga would (the plugin's rules are not exported otherwise).
+const plugin = useDeferStream();
+
+/** The schema with @defer and @stream, as the plugin adds them. */
+export function withIncrementalDelivery(schema: GraphQLSchema): GraphQLSchema {
+  let extended = schema;
+  plugin.onSchemaChange?.({ schema, replaceSchema: (replaced: GraphQLSchema) => void (extended = replaced) } as never);
+  return extended;
+}
+
+/** graphql-js's rules, with the plugin's overlapping-fields rule for theirs and its rules for @defer and @stream. */
+export function incrementalDeliveryRules(): readonly ValidationRule[] {
+  const params = { rules: [...specifiedRules] };
+  const added: ValidationRule[] = [];
+  plugin.onValidate?.({ params, addValidationRule: (rule: ValidationRule) => void added.push(rule) } as never);
+  return [...params.rules, ...added];
+}
+
+const incremental = new WeakMap<DocumentNode, boolean>();
+
+/** Whether the document asks for any part of its answer later (@defer, @stream). Remembered per document. */
+export function asksForIncrements(document: DocumentNode): boolean {
+  let found = incremental.get(document);
+  if (found === undefined) {
+    found = false;
+    visit(document, {
+      Directive(node) {
+        if (!INCREMENTAL.has(node.name.value)) return undefined;
+        found = true;
+        return BREAK;
+      },
+    });
+    incremental.set(document, found);
+  }
+  return found;
+}
+
+const plain = new WeakMap<DocumentNode, DocumentNode>();
+
+/**
+ * The document without @defer and @stream: the same answer, whole. What a client that takes only
+ * JSON gets, as GraphQL over HTTP's incremental delivery allows. Remembered per document.
+ */
+export function withoutIncrements(document: DocumentNode): DocumentNode {
+  if (!asksForIncrements(document)) return document;
+  let whole = plain.get(document);
+  if (!whole) {
+    whole = visit(document, { Directive: (node) => (INCREMENTAL.has(node.name.value) ? null : undefined) });
+    plain.set(document, whole);
+  }
+  return whole;
+}

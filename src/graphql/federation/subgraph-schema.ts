@@ -1,0 +1,79 @@
+import { buildSubgraphSchema } from '@apollo/subgraph';
+import { concatAST, isObjectType, Kind, parse, visit } from 'graphql';
+import type { DocumentNode, GraphQLSchema } from 'graphql';
+import type { Reads } from '../resolvers/reading.ts';
+import { ENTITY_TYPES, entityResolvers } from './entity-resolvers.ts';
+
+/**
+ * Apollo Federation 2.9: the first to carry the cost specification's @cost and @listSize, which
+ * the SDL already writes (schema/cost.graphql), so gateways and composers keep them.
+ */
+const LINK = parse(`extend schema @link(url: "https://specs.apollo.dev/federation/v2.9", import: ["@key", "@cost", "@listSize"])`);
+
+/** The SDL with `@key(fields: "id")` on each entity type. */
+function withEntityKeys(typeDefs: DocumentNode): DocumentNode {
+  const entities = new Set<string>(ENTITY_TYPES);
+  return visit(typeDefs, {
+    ObjectTypeDefinition(node) {
+      if (!entities.has(node.name.value)) return undefined;
+      const key = {
+        kind: Kind.DIRECTIVE,
+        name: { kind: Kind.NAME, value: 'key' },
+        arguments: [{ kind: Kind.ARGUMENT, name: { kind: Kind.NAME, value: 'fields' }, value: { kind: Kind.STRING, value: 'id' } }],
+      } as const;
+      return { ...node, directives: [...(node.directives ?? []), key] };
+    },
+  });
+}
+
+type FieldResolvers = Record<string, unknown>;
+
+/**
+ * `_entities` as one promise of its list, each reference that failed in its place as its error:
+ * Apollo's resolver returns a list of promises, of which graphql-jit drops the rejected ones at
+ * the end (the list came out shorter than the references sent); the stock executor's answer, whole.
+ */
+function settleEntities(schema: GraphQLSchema): void {
+  const field = schema.getQueryType()?.getFields()._entities;
+  const resolve = field?.resolve;
+  if (!field || !resolve) return;
+  field.resolve = async (...args) => {
+    const items = (await resolve(...args)) as unknown[];
+    const settled = await Promise.allSettled(items);
+    return settled.map((item) => (item.status === 'fulfilled' ? item.value : toError(item.reason)));
+  };
+}
+
+const toError = (reason: unknown): Error => (reason instanceof Error ? reason : new Error(String(reason)));
+
+/**
+ * The executable schema as an Apollo Federation v2 subgraph (GRAPHQL_FEDERATION): the same SDL
+ * and resolvers, with Pet and Order as entities, `_service { sdl }` and `_entities`. Apollo's
+ * builder keeps a resolver's function, not the rest of its object: what each field reads
+ * (resolvers/reading.ts) is carried over here, and the two federation fields declare theirs.
+ */
+export function subgraphSchema(typeDefs: readonly string[], resolvers: Record<string, unknown>): GraphQLSchema {
+  const sdl = withEntityKeys(concatAST(typeDefs.map((text) => parse(text))));
+  const schema = buildSubgraphSchema({
+    typeDefs: [LINK, sdl],
+    // Apollo's resolver map type knows nothing of codegen's; the shapes are the same.
+    resolvers: { ...resolvers, ...entityResolvers } as never,
+  });
+  const declare = (typeName: string, fieldName: string, reads: Reads) => {
+    const type = schema.getType(typeName);
+    const field = isObjectType(type) ? type.getFields()[fieldName] : undefined;
+    if (field) field.extensions = { ...field.extensions, reads };
+  };
+  for (const [typeName, fields] of Object.entries(resolvers)) {
+    if (typeof fields !== 'object' || fields === null) continue;
+    for (const [fieldName, config] of Object.entries(fields as FieldResolvers)) {
+      const reads = (config as { extensions?: { reads?: Reads } } | undefined)?.extensions?.reads;
+      if (reads !== undefined) declare(typeName, fieldName, reads);
+    }
+  }
+  // The schema's own text, the same for every caller; entities of either kind.
+  declare('Query', '_service', []);
+  declare('Query', '_entities', ['orders', 'pets']);
+  settleEntities(schema);
+  return schema;
+}

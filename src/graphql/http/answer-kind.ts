@@ -1,0 +1,51 @@
+import type { FastifyRequest } from 'fastify';
+import { getOperationAST } from 'graphql';
+import { asksForIncrements } from '../execution/incremental-delivery.ts';
+import type { DocumentParser } from '../parse-document.ts';
+import { documentText } from '../plugins/use-trusted-documents.ts';
+import type { TrustedDocumentsOptions } from '../plugins/use-trusted-documents.ts';
+import { graphqlParams } from './graphql-params.ts';
+import { wantedAnswer } from './negotiate.ts';
+import type { JsonType } from './negotiate.ts';
+
+/** How one request is answered: as JSON, as a stream (Yoga's), with GraphiQL's page, or 406. */
+export type AnswerKind = { kind: 'json'; type: JsonType } | { kind: 'stream' } | { kind: 'page' } | { kind: 'none' };
+
+export interface AnswerKindOptions {
+  /** Whether the route serves GraphiQL to browsers (their GETs are pages, not queries). */
+  withPage: boolean;
+  trusted: TrustedDocumentsOptions;
+  documents: DocumentParser;
+}
+
+/**
+ * How each request is answered, worked out once per request whoever asks (the route, the
+ * response cache): by its Accept header, and where it takes both JSON and a stream, by its
+ * operation. A subscription, or a query that asks for increments (@defer, @stream), goes to a
+ * stream; everything else to JSON, the one fast path, which also answers a query with @defer or
+ * @stream whole to a client that takes only JSON. A request whose operation cannot be read is
+ * JSON's to refuse, in its words.
+ */
+export function answerKinds({ withPage, trusted, documents }: AnswerKindOptions): (req: FastifyRequest) => AnswerKind {
+  const needsStream = (req: FastifyRequest): boolean => {
+    try {
+      const params = graphqlParams(req);
+      const text = documentText(trusted, params);
+      if (typeof text !== 'string') return false;
+      const document = documents.parse(text);
+      const operation = getOperationAST(document, params.operationName)?.operation;
+      return operation === 'subscription' || (operation === 'query' && asksForIncrements(document));
+    } catch {
+      return false;
+    }
+  };
+  const decided = new WeakMap<FastifyRequest, AnswerKind>();
+  return (req) => {
+    let kind = decided.get(req);
+    if (kind) return kind;
+    const wanted = wantedAnswer(req.headers.accept, req.method, withPage);
+    kind = wanted.kind === 'json' ? (wanted.stream && needsStream(req) ? { kind: 'stream' } : { kind: 'json', type: wanted.type }) : wanted;
+    decided.set(req, kind);
+    return kind;
+  };
+}

@@ -1,0 +1,104 @@
+import { composeServices as composeWithApollo } from '@apollo/composition';
+import { composeServices as composeWithTheGuild } from '@theguild/federation-composition';
+import { parse } from 'graphql';
+import { createApiKey } from '../../../src/services/api-keys/index.ts';
+import { describe, expect, it } from '../../helpers/fixtures.ts';
+import { graphql } from '../../helpers/graphql.ts';
+import { REVIEWS_SDL } from '../../helpers/reviews-subgraph.ts';
+import { spyOnSelects } from '../../helpers/select-spy.ts';
+import type { TestApp } from '../../helpers/test-app.ts';
+
+const selects: string[] = [];
+it.override('appEnv', { GRAPHQL_FEDERATION: 'true' });
+it.override('appOptions', { wrapDb: spyOnSelects((table) => selects.push(table)) });
+
+it.beforeAll(async ({ t }) => {
+  for (const name of ['Rex', 'Tom', 'Kiki']) await t.call({ method: 'POST', url: '/v1/pets', payload: { name, categoryId: 1 } });
+  await t.call({ method: 'POST', url: '/v1/store/orders', payload: { petId: 2 } });
+});
+
+const ENTITIES = 'query($r: [_Any!]!) { _entities(representations: $r) { ... on Pet { id name } ... on Order { id petId status } } }';
+
+async function sdlOf(t: TestApp): Promise<string> {
+  const { body } = await graphql(t, '{ _service { sdl } }');
+  return (body.data as { _service: { sdl: string } })._service.sdl;
+}
+
+describe('the Apollo Federation v2 subgraph (GRAPHQL_FEDERATION=true)', () => {
+  it('publishes its SDL with Pet and Order as entities and the cost directives, to a caller with a key', async ({ t }) => {
+    const keyless = await graphql(t, '{ _service { sdl } }', undefined, {});
+    expect(keyless.res.statusCode).toBe(401);
+    const sdl = await sdlOf(t);
+    expect(sdl).toContain('@link(url: "https://specs.apollo.dev/federation/v2.9", import: ["@key", "@cost", "@listSize"])');
+    expect(sdl).toMatch(/type Pet\s+@key\(fields: "id"\)/);
+    expect(sdl).toMatch(/type Order\s+@key\(fields: "id"\)/);
+    expect(sdl).toContain('@listSize(assumedSize: 20, slicingArguments: ["first", "last"], sizedFields: ["nodes", "edges"])');
+  });
+
+  it('composes with another team’s subgraph under both composers, which keep @cost and @listSize', async ({ t }) => {
+    const services = [
+      { name: 'petstore', typeDefs: parse(await sdlOf(t)), url: 'http://petstore.internal/graphql' },
+      { name: 'reviews', typeDefs: parse(REVIEWS_SDL), url: 'http://reviews.internal/graphql' },
+    ];
+    for (const compose of [composeWithTheGuild, composeWithApollo]) {
+      const composed = compose(services);
+      expect(composed.errors ?? []).toEqual([]);
+      const supergraph = composed.supergraphSdl ?? '';
+      expect(supergraph).toMatch(
+        /pets\(first: Int, after: String, last: Int, before: String, status: PetStatus\): PetConnection! @join__field\(graph: PETSTORE\) @cost\(weight: 10\) @listSize\(/,
+      );
+      expect(supergraph).toMatch(
+        /totalCount: Int! @join__field\(graph: PETSTORE\) @cost\(weight: 10\)|totalCount: Int! @cost\(weight: 10\)/,
+      );
+      expect(supergraph).toMatch(/reviews: \[Review!\]! @join__field\(graph: REVIEWS\)/);
+    }
+  });
+
+  it('resolves a batch of references in one query per type, each failure in its own place', async ({ t }) => {
+    selects.length = 0;
+    const representations = [
+      { __typename: 'Pet', id: '3' },
+      { __typename: 'Pet', id: '1' },
+      { __typename: 'Pet', id: '999' },
+      { __typename: 'Order', id: '1' },
+      { __typename: 'Pet', id: 'seven' },
+    ];
+    const { body } = await graphql(t, ENTITIES, { r: representations });
+    expect(body.data?._entities).toEqual([
+      { id: '3', name: 'Kiki' },
+      { id: '1', name: 'Rex' },
+      null,
+      { id: '1', petId: '2', status: 'placed' },
+      null,
+    ]);
+    expect(body.errors?.map((error) => [error.path, error.extensions?.code])).toEqual([
+      [['_entities', 2], 'PET_NOT_FOUND'],
+      [['_entities', 4], 'VALIDATION_FAILED'],
+    ]);
+    expect(selects.filter((table) => table === 'pets')).toHaveLength(1);
+    expect(selects.filter((table) => table === 'orders')).toHaveLength(1);
+  });
+
+  it('resolves only the caller’s own orders, as everywhere', async ({ t }) => {
+    const stranger = { authorization: `Bearer ${(await createApiKey(t.db, 'federation-stranger')).key}` };
+    const mine = await graphql(t, ENTITIES, { r: [{ __typename: 'Order', id: '1' }] });
+    expect(mine.body.data?._entities).toEqual([{ id: '1', petId: '2', status: 'placed' }]);
+    const theirs = await graphql(t, ENTITIES, { r: [{ __typename: 'Order', id: '1' }] }, stranger);
+    expect(theirs.body.data?._entities).toEqual([null]);
+    expect(theirs.body.errors?.[0]?.extensions).toEqual({ code: 'ORDER_NOT_FOUND', status: 404 });
+  });
+
+  it('passes a reference’s query through the same limits: the key first, then the cost', async ({ t }) => {
+    const keyless = await graphql(t, ENTITIES, { r: [{ __typename: 'Pet', id: '1' }] }, {});
+    expect(keyless.res.statusCode).toBe(401);
+    expect(keyless.body.errors?.[0]?.extensions).toEqual({ code: 'UNAUTHORIZED', status: 401 });
+  });
+});
+
+describe('without GRAPHQL_FEDERATION', () => {
+  it('has no federation fields', async ({ makeApp }) => {
+    const t = await makeApp();
+    const { body } = await graphql(t, '{ _service { sdl } }');
+    expect(body.errors?.[0]?.message).toBe('Cannot query field "_service" on type "Query".');
+  });
+});
