@@ -21,7 +21,15 @@ export const REVIEWS_SDL = `
     stars: Int!
     body: String!
   }
+
+  type Query {
+    "The best reviewed pets: references the petstore subgraph resolves."
+    topPets: [Pet!]!
+  }
 `;
+
+/** The ids topPets names, best first. */
+export const TOP_PETS = ['2', '1', '3'];
 
 /** Reviews by pet id; a pet without any has []. */
 export const REVIEWS: Record<string, { stars: number; body: string }[]> = {
@@ -55,6 +63,7 @@ export async function startReviewsSubgraph(): Promise<ReviewsSubgraph> {
   const schema = buildSubgraphSchema({
     typeDefs: parse(REVIEWS_SDL),
     resolvers: {
+      Query: { topPets: () => TOP_PETS.map((id) => ({ id })) },
       Pet: {
         __resolveReference: (reference: { id: string }) => reference,
         reviews: (pet: { id: string }) => REVIEWS[pet.id] ?? [],

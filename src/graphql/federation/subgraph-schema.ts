@@ -54,11 +54,12 @@ const toError = (reason: unknown): Error => (reason instanceof Error ? reason : 
  */
 export function subgraphSchema(typeDefs: readonly string[], resolvers: Record<string, unknown>): GraphQLSchema {
   const sdl = withEntityKeys(concatAST(typeDefs.map((text) => parse(text))));
-  const schema = buildSubgraphSchema({
-    typeDefs: [LINK, sdl],
-    // Apollo's resolver map type knows nothing of codegen's; the shapes are the same.
-    resolvers: { ...resolvers, ...entityResolvers } as never,
-  });
+  const withReferences: Record<string, unknown> = { ...resolvers };
+  for (const [type, resolveReference] of Object.entries(entityResolvers)) {
+    withReferences[type] = { ...(resolvers[type] as object | undefined), ...resolveReference };
+  }
+  // Apollo's resolver map type knows nothing of codegen's; the shapes are the same.
+  const schema = buildSubgraphSchema({ typeDefs: [LINK, sdl], resolvers: withReferences as never });
   const declare = (typeName: string, fieldName: string, reads: Reads) => {
     const type = schema.getType(typeName);
     const field = isObjectType(type) ? type.getFields()[fieldName] : undefined;

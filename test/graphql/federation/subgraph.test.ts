@@ -95,6 +95,25 @@ describe('the Apollo Federation v2 subgraph (GRAPHQL_FEDERATION=true)', () => {
   });
 });
 
+describe('the same graph either way', () => {
+  it('answers every query as the server without federation does', async ({ t, makeApp }) => {
+    const plain = await makeApp();
+    for (const app of [plain]) {
+      for (const name of ['Rex', 'Tom', 'Kiki']) await app.call({ method: 'POST', url: '/v1/pets', payload: { name, categoryId: 1 } });
+      await app.call({ method: 'POST', url: '/v1/store/orders', payload: { petId: 2 } });
+    }
+    for (const query of [
+      '{ pets(first: 3) { totalCount nodes { id name status orders { id status pet { name } } } pageInfo { hasNextPage endCursor } } }',
+      '{ orders { nodes { id petId pet { id name orders { id } } } } }',
+      '{ pet(id: 2) { name } order(id: 1) { status } myKeys { revokedAt } }',
+    ]) {
+      const [federated, alone] = [await graphql(t, query), await graphql(plain, query)];
+      expect(federated.body, query).toEqual(alone.body);
+      expect(federated.body.errors, query).toBeUndefined();
+    }
+  });
+});
+
 describe('without GRAPHQL_FEDERATION', () => {
   it('has no federation fields', async ({ makeApp }) => {
     const t = await makeApp();
