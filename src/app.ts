@@ -16,6 +16,7 @@ import { openResponseStore } from './http/caching/response-store.ts';
 import { useHttpEdge } from './http/use-http-edge.ts';
 import { mountRest } from './rest/mount-rest.ts';
 import { LARGE_REST_ANSWERS } from './rest/plugins/use-openapi.ts';
+import { createTokenVerifier } from './services/access-tokens/token-verifier.ts';
 import { createKeyVerifier } from './services/api-keys/index.ts';
 import { createLiveFeed } from './services/live/live-feed.ts';
 import { outboxBacklog } from './services/messages/index.ts';
@@ -57,6 +58,16 @@ export async function createApp({ config, database = openDatabase(config.databas
   const traced = tracing !== null;
   const verifier = createKeyVerifier(db, dataVersion, { onLookup: metrics.keyLookup });
   const { app, log } = createFastify(config, { logStream, metrics });
+  const tokens = config.oidc
+    ? createTokenVerifier(db, dataVersion, {
+        ...config.oidc,
+        onRefusal: metrics.tokenRefused,
+        onIssuerUnreachable: (issuer, why) =>
+          app.log.warn({ issuer, why }, 'access tokens: the issuer cannot be discovered; its tokens are refused (503) until it can'),
+        onIssuerReached: (issuer) => app.log.info({ issuer }, 'access tokens: the issuer is reachable again'),
+      })
+    : null;
+  const credentials = { keys: verifier, tokens };
   app.decorate('schemaStatus', migrated.status);
   app.decorate('metrics', metrics);
   app.decorate('metricsListener', metrics.enabled ? metricsListener(metrics) : null);
@@ -75,7 +86,7 @@ export async function createApp({ config, database = openDatabase(config.databas
     );
   }
 
-  await useHttpEdge(app, { config, verifier, limits, tracing: traced, largeUnder: LARGE_REST_ANSWERS });
+  await useHttpEdge(app, { config, credentials, limits, tracing: traced, largeUnder: LARGE_REST_ANSWERS });
   const live = createLiveFeed(db, {
     ...config.subscriptions,
     onError: (error) => app.log.warn({ err: error }, 'live updates: reading the database failed; retrying at the next poll'),
@@ -90,6 +101,7 @@ export async function createApp({ config, database = openDatabase(config.databas
     db,
     live,
     verifier,
+    credentials,
     rateLimit: limits.keyed,
     graphiql: config.graphiql,
     introspection: config.graphqlIntrospection,
@@ -109,6 +121,7 @@ export async function createApp({ config, database = openDatabase(config.databas
     metrics.close();
     await worker?.stop();
     await verifier.close();
+    tokens?.close();
     await limiter.close();
     await store?.close();
     await database.close();

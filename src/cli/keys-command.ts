@@ -1,6 +1,8 @@
 import { parseArgs } from 'node:util';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/types.ts';
+import { isScope, SCOPES } from '../services/access-tokens/scopes.ts';
+import type { Scope } from '../services/access-tokens/scopes.ts';
 import { createApiKey, listApiKeys, revokeApiKey } from '../services/api-keys/index.ts';
 import { table } from './table.ts';
 import { UsageError } from './usage-error.ts';
@@ -9,10 +11,17 @@ export async function keysCommand(db: Kysely<Database>, args: string[], out: (li
   const [sub, ...rest] = args;
   switch (sub) {
     case 'create': {
-      const { values } = parseArgs({ args: rest, options: { account: { type: 'string' } }, strict: true });
+      const { values } = parseArgs({ args: rest, options: { account: { type: 'string' }, scopes: { type: 'string' } }, strict: true });
       if (!values.account) throw new UsageError('keys create needs --account NAME');
-      const created = await createApiKey(db, values.account);
-      out(`Created key ${created.id} (${created.prefix}…) for account "${created.account}". It is shown once and cannot be recovered:`);
+      const scopes = values.scopes === undefined ? null : values.scopes.split(',').map((scope) => scope.trim());
+      const unknown = scopes?.find((scope) => !isScope(scope));
+      if (unknown !== undefined || scopes?.length === 0)
+        throw new UsageError(`--scopes takes a comma-separated list of ${SCOPES.join(', ')}`);
+      const created = await createApiKey(db, values.account, { scopes: scopes as Scope[] | null });
+      const may = created.scopes === null ? '' : ` It may only ${created.scopes.join(', ')}.`;
+      out(
+        `Created key ${created.id} (${created.prefix}…) for account "${created.account}".${may} It is shown once and cannot be recovered:`,
+      );
       out(created.key);
       return;
     }

@@ -1,5 +1,6 @@
 import { EXIT_CODES } from './exit-codes.ts';
 import { KEY_CHANGES_POLL_MS } from '../db/data-version.ts';
+import { SCOPES } from '../services/access-tokens/scopes.ts';
 import { ACCOUNT_NAME_RULE } from '../services/api-keys/key-format.ts';
 import { KEY_USAGE_FLUSH_MS } from '../services/api-keys/key-usage.ts';
 
@@ -55,10 +56,12 @@ Backup and restore in docs/operations.md). On PostgreSQL use pg_dump.`,
   keys revoke ID                 Revoke a key by id or prefix
 
 Run \`petstore keys <command> --help\` for more.`,
-  'keys create': `Usage: petstore keys create --account NAME
+  'keys create': `Usage: petstore keys create --account NAME [--scopes LIST]
 
 Creates an API key for account NAME, creating the account when it is new.
 NAME is ${ACCOUNT_NAME_RULE}.
+  --scopes LIST   What the key may do, comma-separated: ${SCOPES.join(', ')}
+                  (read the store, change it, manage keys). Without it: everything.
 The key is printed once, alone on the last line, and is not stored: keep it.`,
   'keys list': `Usage: petstore keys list
 

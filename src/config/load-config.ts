@@ -1,5 +1,7 @@
 import { baseUrl, flag, httpUrl, integer, oneOf, origins, redisConfig, trustProxy } from './env-values.ts';
 import type { Env } from './env-values.ts';
+import { oidcConfig } from './oidc-config.ts';
+import type { OidcConfig } from './oidc-config.ts';
 import { trustedDocuments } from './trusted-documents.ts';
 
 /** Where the data lives when DATABASE_URL is not set: a SQLite file, folders created. */
@@ -56,6 +58,8 @@ export interface Config {
   corsOrigins: string[];
   rateLimit: RateLimitConfig;
   limits: ServerLimits;
+  /** Access tokens from OpenID Connect issuers, beside API keys; null: API keys only. */
+  oidc: OidcConfig | null;
   /** Redis for budgets shared by every instance; null counts in this process only. */
   redis: { url: string; keyPrefix: string } | null;
   /** Which proxies' X-Forwarded-For to believe (Fastify's trustProxy): off, or their addresses/CIDRs. */
@@ -277,6 +281,7 @@ export function loadConfig(env: Env = process.env): Config {
     delivery: deliveryConfig(problems, env),
     corsOrigins: origins(problems, env),
     redis: redisConfig(problems, env),
+    oidc: oidcConfig(problems, env),
     trustProxy: trustProxy(problems, env),
     shutdownDelayMs: integer(problems, env, 'SHUTDOWN_DELAY_MS', 0, 0, 60_000),
     metrics: metricsConfig(problems, env, port),

@@ -19,6 +19,14 @@ export interface AccountsTable {
   disabled_at: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
 }
 
+/** Who an account is to an OpenID Connect issuer: the value of its tokens' account claim (`sub` by default). */
+export interface AccountIdentitiesTable {
+  issuer: string;
+  subject: string;
+  account_id: number;
+  created_at: Timestamp;
+}
+
 export interface ApiKeysTable {
   id: Generated<number>;
   account_id: number;
@@ -28,6 +36,8 @@ export interface ApiKeysTable {
   name: ColumnType<string | null, string | null | undefined, never>;
   /** SHA-256 of the whole key, hex. The key itself is never stored. */
   key_hash: string;
+  /** What the key may do, space-separated (services/access-tokens/scopes.ts); null: everything. */
+  scopes: ColumnType<string | null, string | null | undefined, never>;
   created_at: ColumnType<Timestamp, Timestamp, never>;
   last_used_at: Timestamp | null;
   revoked_at: Timestamp | null;
@@ -96,6 +106,7 @@ export interface TableVersionsTable {
 export interface Database {
   pets: PetsTable;
   accounts: AccountsTable;
+  account_identities: AccountIdentitiesTable;
   api_keys: ApiKeysTable;
   messages: MessagesTable;
   orders: OrdersTable;

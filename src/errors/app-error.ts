@@ -5,12 +5,14 @@ import type { ErrorCode, MessageName, MessageParams, PlainCode } from './catalog
 export class AppError extends Error {
   readonly code: ErrorCode;
   readonly status: number;
+  /** The catalogue message it was said with, and what filled it (AppError.of): what a header may repeat. */
+  readonly said?: { name: string; params?: Readonly<Record<string, string | number>> };
 
   /** A code said in its default words. */
   constructor(code: PlainCode, options?: ErrorOptions);
   /** For AppError.of and AppError.worded only (eslint refuses a third argument anywhere else). */
-  constructor(code: ErrorCode, options: ErrorOptions | undefined, message: string);
-  constructor(code: ErrorCode, options?: ErrorOptions, message = errorMessage(code, 'default')) {
+  constructor(code: ErrorCode, options: ErrorOptions | undefined, message: string, said?: AppError['said']);
+  constructor(code: ErrorCode, options?: ErrorOptions, message = errorMessage(code, 'default'), said?: AppError['said']) {
     // A client error is an expected answer, not a fault: skip the stack trace, whose capture
     // dominated the cost of a 401. Server errors keep theirs (and their cause).
     const limit = Error.stackTraceLimit;
@@ -20,6 +22,7 @@ export class AppError extends Error {
     this.name = 'AppError';
     this.code = code;
     this.status = errorCatalogue[code].status;
+    if (said) this.said = said;
   }
 
   /** `code` said with its message `name`, its placeholders filled from `params`. */
@@ -28,7 +31,8 @@ export class AppError extends Error {
     name: N,
     ...[params, options]: [...MessageParams<C, N>, options?: ErrorOptions]
   ): AppError {
-    return new AppError(code, options, errorMessage(code, name, params as Record<string, string | number> | undefined));
+    const filled = params as Record<string, string | number> | undefined;
+    return new AppError(code, options, errorMessage(code, name, filled), { name, params: filled });
   }
 
   /**

@@ -95,7 +95,22 @@ export const errorCatalogue = {
       accountDisabled: "The API key's account is disabled.",
       graphqlRevokedWhileSubscribed: 'The API key was revoked; this subscription has ended.',
       graphqlDisabledWhileSubscribed: "The API key's account is disabled; this subscription has ended.",
+      // An access token's refusals (RFC 6750 invalid_token): each says which check failed only
+      // where that tells the holder nothing about the server's keys.
+      tokenInvalid: 'The access token is invalid.',
+      tokenExpired: 'The access token has expired; get a new one from your identity provider.',
+      tokenNotYetValid: 'The access token is not valid yet.',
+      tokenAudience: "The access token is for another API: its audience is not '{{audience}}'.",
+      tokenIssuer: "The access token's issuer is not one this server trusts.",
+      tokenNoSubject: "The access token has no '{{claim}}' claim to name its account.",
+      tokenNoAccount: "No account is linked to this access token's subject.",
+      tokenAccountDisabled: "The access token's account is disabled.",
+      graphqlTokenExpiredWhileSubscribed: 'The access token has expired; this subscription has ended. Subscribe again with a new token.',
     },
+  },
+  INSUFFICIENT_SCOPE: {
+    status: 403,
+    messages: { missing: "This operation needs the scope '{{scope}}', which the credential sent does not have." },
   },
   NOT_FOUND: {
     status: 404,
@@ -183,6 +198,13 @@ export const errorCatalogue = {
       graphqlShuttingDown: 'The server is shutting down; subscribe again to reach another instance.',
     },
     retryAfterSeconds: 1,
+  },
+  ISSUER_UNAVAILABLE: {
+    status: 503,
+    messages: {
+      unreachable: "Access tokens cannot be checked now: their issuer's keys cannot be fetched. Retry shortly; API keys still work.",
+    },
+    retryAfterSeconds: 10,
   },
   NOT_READY: {
     status: 503,

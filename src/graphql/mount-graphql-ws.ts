@@ -9,8 +9,10 @@ import { useServer } from 'graphql-ws/use/ws';
 import type { YogaServerInstance } from 'graphql-yoga';
 import { WebSocketServer } from 'ws';
 import { AppError } from '../errors/index.ts';
-import { bearerToken, unauthorized } from '../http/auth/bearer-token.ts';
-import type { KeyVerifier, Principal } from '../services/api-keys/index.ts';
+import { unauthorized } from '../http/auth/bearer-token.ts';
+import { authenticate } from '../http/auth/credentials.ts';
+import type { Credentials } from '../http/auth/credentials.ts';
+import type { Principal } from '../services/api-keys/index.ts';
 import { fromAppError } from './coded-error.ts';
 import type { GraphQLContext } from './context.ts';
 import type { ServerContext } from './create-graphql.ts';
@@ -29,11 +31,11 @@ type Subscriber = { subscribe: ReturnType<Yoga['getEnveloped']>['subscribe'] };
 const MAX_MESSAGE_BYTES = GRAPHQL_LIMITS.maxBodyBytes;
 
 export interface GraphQLWsOptions {
-  verifier: KeyVerifier;
+  credentials: Credentials;
   /** Trusted documents, as over HTTP. */
   trusted: TrustedDocumentsOptions;
-  /** Charges a subscribe to its key's request budget; throws RATE_LIMITED when it is spent. */
-  rateLimit: (keyId: number) => MaybePromise<void>;
+  /** Charges a subscribe to its credential's request budget; throws RATE_LIMITED when it is spent. */
+  rateLimit: (bucket: string) => MaybePromise<void>;
 }
 
 interface Connection extends Record<PropertyKey, unknown> {
@@ -78,7 +80,7 @@ function socketRequest(app: FastifyInstance, principal: Principal, authorization
   return {
     id,
     principal,
-    accountDisabled: false,
+    authRefusal: null,
     idempotency: null,
     headers: { authorization },
     log: app.log.child({ requestId: id, transport: 'graphql-ws' }),
@@ -94,14 +96,11 @@ function socketRequest(app: FastifyInstance, principal: Principal, authorization
  * and idempotency live. When the listener closes (shutdown), sockets close with 1001 and clients
  * reconnect elsewhere.
  */
-export function mountGraphQLWs(app: FastifyInstance, yoga: Yoga, { verifier, trusted, rateLimit }: GraphQLWsOptions): void {
+export function mountGraphQLWs(app: FastifyInstance, yoga: Yoga, { credentials, trusted, rateLimit }: GraphQLWsOptions): void {
   const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
 
   async function principalOf(authorization: string | undefined): Promise<Principal | AppError> {
-    const token = bearerToken(authorization);
-    const verdict = token === null ? null : await verifier.verify(token);
-    if (verdict !== null && verdict !== 'disabled') return verdict;
-    return unauthorized(authorization, verdict === 'disabled');
+    return (await authenticate(credentials, authorization)) ?? unauthorized(authorization);
   }
 
   const closeWith = (socket: { close(code: number, reason: string): void }, error: AppError) =>
@@ -134,7 +133,7 @@ export function mountGraphQLWs(app: FastifyInstance, yoga: Yoga, { verifier, tru
         }
         // Each subscribe is an operation (its first read included), charged as an HTTP request is.
         try {
-          await rateLimit(found.keyId);
+          await rateLimit(found.bucket);
         } catch (error) {
           if (error instanceof AppError) return [forSocket(error)];
           throw error;

@@ -10,6 +10,7 @@ import type { SendPrecompressed } from '../http/caching/precompressed.ts';
 import type { ResponseStore } from '../http/caching/response-store.ts';
 import { NO_STORE } from '../http/caching/cache-control.ts';
 import type { KeyVerifier } from '../services/api-keys/index.ts';
+import type { Credentials } from '../http/auth/credentials.ts';
 import type { MaybePromise } from '../http/maybe-promise.ts';
 import { NO_METRICS } from '../telemetry/metrics-types.ts';
 import { sendGraphQLErrors } from './coded-error.ts';
@@ -55,10 +56,12 @@ export interface MountGraphQLOptions extends Omit<
   messageQuota?: (context: ServerContext, count: number) => MaybePromise<void>;
   /** GraphiQL for browsers at the endpoint, its assets under `<endpoint>/assets/`. */
   graphiql?: boolean;
-  /** Checks the keys of WebSocket connections (graphql-ws), which no HTTP hook sees. */
+  /** Told of a key the response cache's versions read finds no longer working. */
   verifier: KeyVerifier;
-  /** Charges a WebSocket subscribe to its key's request budget (throws RATE_LIMITED), as the HTTP edge does a request. */
-  rateLimit: (keyId: number) => MaybePromise<void>;
+  /** Checks the credentials of WebSocket connections (graphql-ws), which no HTTP hook sees. */
+  credentials: Credentials;
+  /** Charges a WebSocket subscribe to its credential's request budget (throws RATE_LIMITED), as the HTTP edge does a request. */
+  rateLimit: (bucket: string) => MaybePromise<void>;
   /** Where query answers are kept per account, served while the data they were read from is unchanged (use-response-cache.ts); null: nowhere. */
   responseCache?: { store: ResponseStore; maxEntryBytes: number } | null;
 }
@@ -73,6 +76,7 @@ export async function mountGraphQL(
   app: FastifyInstance,
   {
     verifier,
+    credentials,
     rateLimit,
     responseCache: kept = null,
     graphiql: withGraphiQL = true,
@@ -111,7 +115,7 @@ export async function mountGraphQL(
     tracing: options.tracing ?? false,
     fetchAPI: yoga.fetchAPI,
   });
-  mountGraphQLWs(app, yoga, { verifier, trusted, rateLimit });
+  mountGraphQLWs(app, yoga, { credentials, trusted, rateLimit });
   if (kept) {
     useResponseCache(app, {
       ...kept,

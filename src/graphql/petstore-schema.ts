@@ -3,6 +3,7 @@ import { createSchema } from 'graphql-yoga';
 import { withIncrementalDelivery } from './execution/incremental-delivery.ts';
 import { subgraphSchema } from './federation/subgraph-schema.ts';
 import { resolvers } from './resolvers/index.ts';
+import { withScopes } from './scopes.ts';
 import { loadTypeDefs } from './type-defs.ts';
 
 export interface SchemaOptions {
@@ -16,5 +17,5 @@ export function petstoreSchema({ federation = false }: SchemaOptions = {}): Grap
   const schema = federation
     ? subgraphSchema(typeDefs, resolvers as Record<string, unknown>)
     : createSchema({ typeDefs, resolvers: resolvers as never });
-  return withIncrementalDelivery(schema);
+  return withScopes(withIncrementalDelivery(schema));
 }

@@ -98,6 +98,8 @@ export function useResponseCache(app: FastifyInstance, options: ResponseCacheOpt
       JSON.stringify(params.variables ?? null),
       wanted.type,
       String(principal.accountId),
+      // Callers of one account whose credentials may do different things never share an answer.
+      principal.scopes === null ? '*' : [...principal.scopes].sort().join(' '),
     ];
     for (const table of reads) parts.push(`${table}:${versions[table]}`);
     const tag = entityTag(parts);

@@ -1,7 +1,7 @@
 import cors from '@fastify/cors';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config/load-config.ts';
-import type { KeyVerifier } from '../services/api-keys/index.ts';
+import type { Credentials } from './auth/credentials.ts';
 import { useErrorBody } from './errors/error-handler.ts';
 import type { RateLimitChecks } from './limits/rate-limit-checks.ts';
 import { useRequestTracing } from './logging/use-request-tracing.ts';
@@ -26,7 +26,7 @@ const EXPOSED_HEADERS = [
 
 export interface HttpEdgeOptions {
   config: Config;
-  verifier: KeyVerifier;
+  credentials: Credentials;
   limits: RateLimitChecks;
   /** A server span per request (use-request-tracing.ts). */
   tracing: boolean;
@@ -41,16 +41,16 @@ export interface HttpEdgeOptions {
  */
 export async function useHttpEdge(
   app: FastifyInstance,
-  { config, verifier, limits, tracing, largeUnder = [] }: HttpEdgeOptions,
+  { config, credentials, limits, tracing, largeUnder = [] }: HttpEdgeOptions,
 ): Promise<void> {
   app.decorateRequest('principal', null);
-  app.decorateRequest('accountDisabled', false);
+  app.decorateRequest('authRefusal', null);
   app.decorateRequest('probe', false);
   app.decorateRequest('idempotency', null);
   if (tracing) useRequestTracing(app);
   useSecurityHeaders(app);
   useRequestChecks(app);
-  app.addHook('onRequest', identifyAndCount({ verifier, rateLimit: limits.request }));
+  app.addHook('onRequest', identifyAndCount({ credentials, rateLimit: limits.request }));
   useGracefulDrain(app, { delayMs: config.shutdownDelayMs });
   useErrorBody(app);
   useMethodNotAllowed(app);

@@ -30,6 +30,9 @@ const EXAMPLE_VALUES: Record<Placeholder, string | number> = {
   count: 40,
   cost: 10210,
   events: 1000,
+  audience: 'https://petstore.example.com/',
+  claim: 'sub',
+  scope: 'petstore:write',
 };
 
 /**

@@ -6,6 +6,7 @@ import type { KeyVerifier } from '../services/api-keys/index.ts';
 import { idempotencyHooks } from '../http/idempotency/idempotency-hooks.ts';
 import type { RateLimitChecks } from '../http/limits/rate-limit-checks.ts';
 import { requireKey } from '../http/auth/use-authentication.ts';
+import { requireScope } from '../http/auth/require-scope.ts';
 import { useConditionalGet } from '../http/caching/use-conditional-get.ts';
 import { buildSalt } from '../config/version.ts';
 import { strictAjv } from '../services/validation/validator.ts';
@@ -15,6 +16,7 @@ import { healthRoutes } from './routes/health.ts';
 import { keysRoutes } from './routes/keys.ts';
 import { messagesRoutes } from './routes/messages.ts';
 import { petsRoutes } from './routes/pets.ts';
+import { protectedResourceRoutes } from './routes/protected-resource.ts';
 import { signupRoutes } from './routes/signup.ts';
 import { storeOrdersRoutes } from './routes/store-orders.ts';
 import { NAMED_SCHEMAS, SIGNUP_SCHEMAS } from './schemas.ts';
@@ -45,11 +47,13 @@ export async function mountRest(app: FastifyInstance, { db, verifier, config, li
   const linkBase = config.publicBaseUrl ?? '/v1';
   await app.register(async (keyed) => {
     keyed.addHook('onRequest', requireKey);
+    keyed.addHook('onRequest', requireScope);
     useConditionalGet(keyed, { db, verifier, salt: `${buildSalt()}|${linkBase}` });
     await keyed.register(petsRoutes, { prefix: '/v1', db, linkBase, idempotent });
     await keyed.register(storeOrdersRoutes, { prefix: '/v1', db, linkBase, idempotent });
     await keyed.register(keysRoutes, { prefix: '/v1', db });
     await keyed.register(messagesRoutes, { db, idempotent, messageQuota: async (request, reply) => limits.message(request, reply) });
   });
+  if (config.oidc) await app.register(protectedResourceRoutes, { oidc: config.oidc });
   if (config.signup) await app.register(signupRoutes, { db, signupQuota: async (request, reply) => limits.signup(request, reply) });
 }

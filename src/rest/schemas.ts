@@ -148,7 +148,7 @@ export function validated<R extends { description: string; headers?: object }>(o
 export const IDEMPOTENT = ['IDEMPOTENCY_KEY_IN_USE', 'IDEMPOTENCY_KEY_REUSED'] as const satisfies readonly ErrorCode[];
 
 /** What every keyed route can be refused with before its own rules run. */
-export const KEYED = ['UNAUTHORIZED', 'RATE_LIMITED'] as const satisfies readonly ErrorCode[];
+export const KEYED = ['UNAUTHORIZED', 'INSUFFICIENT_SCOPE', 'RATE_LIMITED', 'ISSUER_UNAVAILABLE'] as const satisfies readonly ErrorCode[];
 /** What every route with a JSON body can be refused with. */
 export const JSON_BODY = ['VALIDATION_FAILED', 'INVALID_JSON', 'INVALID_CONTENT_TYPE'] as const satisfies readonly ErrorCode[];
 

@@ -32,6 +32,8 @@ export interface Metrics {
   statement(operation: string, failed: boolean, seconds: number): void;
   lockWait(seconds: number): void;
   keyLookup(hit: boolean): void;
+  /** An access token refused, by why (services/access-tokens/token-verifier.ts). */
+  tokenRefused(reason: string): void;
   /** A GraphQL query's answer looked up in the response cache. */
   responseCache(hit: boolean): void;
   delivery(transport: string, outcome: DeliveryOutcome, attempt: number, seconds: number): void;
@@ -53,6 +55,7 @@ export const NO_METRICS: Metrics = {
   statement: nothing,
   lockWait: nothing,
   keyLookup: nothing,
+  tokenRefused: nothing,
   responseCache: nothing,
   delivery: nothing,
   observe: nothing,

@@ -88,6 +88,12 @@ export function createMetrics({
       'Bearer keys checked: answered from the verified-key cache (hit) or read from the database (miss).',
     ),
   );
+  const tokenRefusals = register(
+    counter(
+      'petstore_access_token_refusals_total',
+      'Bearer access tokens refused, by reason (expired, audience, issuer, signature, algorithm, issuer_unavailable, …).',
+    ),
+  );
   const cacheLookups = register(
     counter(
       'petstore_response_cache_lookups_total',
@@ -137,6 +143,7 @@ export function createMetrics({
   );
   const errorCell = memo((face: Face) => memo((code: string) => errors.cell({ face, code })));
   const refusalCell = memo((budget: string) => refusals.cell({ budget }));
+  const tokenRefusalCell = memo((reason: string) => tokenRefusals.cell({ reason }));
   const [keyHits, keyMisses] = [keyLookups.cell({ result: 'hit' }), keyLookups.cell({ result: 'miss' })];
   const [cacheHits, cacheMisses] = [cacheLookups.cell({ result: 'hit' }), cacheLookups.cell({ result: 'miss' })];
 
@@ -151,6 +158,7 @@ export function createMetrics({
     statement: (operation, failed, seconds) => statementCell(operation)(failed).observe(seconds),
     lockWait: (seconds) => lockWaits.inc(seconds),
     keyLookup: (hit) => (hit ? keyHits : keyMisses).inc(),
+    tokenRefused: (reason) => tokenRefusalCell(reason).inc(),
     responseCache: (hit) => (hit ? cacheHits : cacheMisses).inc(),
     delivery(transport, outcome, attempt, seconds) {
       attempts.labels({ transport, outcome }).observe(seconds);

@@ -3,7 +3,7 @@ import { describe, expect, it } from '../helpers/fixtures.ts';
 import { graphql } from '../helpers/graphql.ts';
 
 const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
-const FIELDS = 'id prefix name createdAt lastUsedAt revokedAt';
+const FIELDS = 'id prefix name scopes createdAt lastUsedAt revokedAt';
 
 describe('own keys over GraphQL: myKeys, createKey, revokeKey', () => {
   it('creates a key shown once that works, lists it without a secret, and matches REST', async ({ makeApp }) => {

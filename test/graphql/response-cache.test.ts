@@ -55,6 +55,19 @@ describe('GraphQL response cache', () => {
     expect(await hits(t)).toBe(2);
   });
 
+  it('never answers across credentials that may do different things, in one account', async ({ makeApp }) => {
+    const t = await makeApp({ METRICS_PORT: '0' });
+    const reader = { authorization: `Bearer ${(await createApiKey(t.db, 'tester', { scopes: ['petstore:read'] })).key}` };
+    const other = { authorization: `Bearer ${(await createApiKey(t.db, 'tester', { scopes: ['petstore:read'] })).key}` };
+    await graphql(t, PETS);
+    await graphql(t, PETS, undefined, reader);
+    // The key that may do everything and the reading key each ran it: no hit between them.
+    expect(await hits(t)).toBe(0);
+    // Another key of the account that may do the same shares the reading key's answer.
+    await graphql(t, PETS, undefined, other);
+    expect(await hits(t)).toBe(1);
+  });
+
   it('never keeps a mutation or an answer with errors', async ({ makeApp }) => {
     const t = await makeApp({ METRICS_PORT: '0' });
     const create = 'mutation { createPet(input: { name: "Rex", categoryId: 1 }) { id } }';

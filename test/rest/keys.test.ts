@@ -17,7 +17,7 @@ describe('own keys over REST: /v1/keys', () => {
     expect(res.statusCode).toBe(201);
     expect(res.headers['cache-control']).toBe('no-store');
     const created = res.json();
-    expect(Object.keys(created).sort()).toEqual(['createdAt', 'id', 'key', 'lastUsedAt', 'name', 'prefix', 'revokedAt']);
+    expect(Object.keys(created).sort()).toEqual(['createdAt', 'id', 'key', 'lastUsedAt', 'name', 'prefix', 'revokedAt', 'scopes']);
     expect(created).toMatchObject({ name: 'ci deploys', lastUsedAt: null, revokedAt: null });
     expect(created.key).toMatch(/^psk_[A-Za-z0-9]{40}$/);
     expect(created.key.startsWith(created.prefix)).toBe(true);
@@ -31,7 +31,8 @@ describe('own keys over REST: /v1/keys', () => {
     const keys = listed.json() as Record<string, unknown>[];
     expect(keys.map((k) => k.name)).toEqual([null, 'ci deploys']);
     expect(keys[1]).toEqual({ ...created, key: undefined, lastUsedAt: null });
-    for (const key of keys) expect(Object.keys(key).sort()).toEqual(['createdAt', 'id', 'lastUsedAt', 'name', 'prefix', 'revokedAt']);
+    for (const key of keys)
+      expect(Object.keys(key).sort()).toEqual(['createdAt', 'id', 'lastUsedAt', 'name', 'prefix', 'revokedAt', 'scopes']);
   });
 
   it('takes no body at all as a key without a name', async ({ t }) => {
@@ -99,7 +100,8 @@ describe('own keys over REST: /v1/keys', () => {
     ['a blank name', { name: '   ' }, "Field 'name' must contain a non-blank character."],
     ['a name of 65 characters', { name: 'x'.repeat(65) }, "Field 'name' must be at most 64 characters long."],
     ['a number as name', { name: 5 }, "Field 'name' must be a string."],
-    ['an unknown field', { name: 'a', scopes: ['all'] }, "Field 'scopes' is not allowed."],
+    ['an unknown field', { name: 'a', expiresAt: '2030-01-01' }, "Field 'expiresAt' is not allowed."],
+    ['an unknown scope', { name: 'a', scopes: ['all'] }, "Field 'scopes.0' must be one of: petstore:read, petstore:write, petstore:keys."],
   ] as const)('refuses %s with 400 and stores nothing', async ([, payload, message], { t }) => {
     const before = await t.count('api_keys');
     const res = await create(t, t.key, payload);

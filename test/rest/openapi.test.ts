@@ -57,11 +57,22 @@ describe('GET /v1/openapi.json (no key needed)', () => {
     expect(doc.paths['/keys']?.post?.tags).toEqual(['keys']);
     expect(doc.components.schemas?.NewApiKeyWithSecret).toMatchObject({ required: expect.arrayContaining(['key']) });
     expect(doc.components.schemas?.ApiKey).not.toHaveProperty('properties.key');
-    expect(Object.keys(doc.paths['/keys']?.post?.responses ?? {}).sort()).toEqual(['201', '400', '401', '409', '413', '429', '500', '503']);
+    expect(Object.keys(doc.paths['/keys']?.post?.responses ?? {}).sort()).toEqual([
+      '201',
+      '400',
+      '401',
+      '403',
+      '409',
+      '413',
+      '429',
+      '500',
+      '503',
+    ]);
     expect(Object.keys(doc.paths['/keys/{keyId}']?.delete?.responses ?? {}).sort()).toEqual([
       '200',
       '400',
       '401',
+      '403',
       '404',
       '429',
       '500',
@@ -78,6 +89,7 @@ describe('GET /v1/openapi.json (no key needed)', () => {
       '201',
       '400',
       '401',
+      '403',
       '409',
       '413',
       '422',
@@ -90,6 +102,7 @@ describe('GET /v1/openapi.json (no key needed)', () => {
       '304',
       '400',
       '401',
+      '403',
       '404',
       '429',
       '500',
@@ -155,7 +168,17 @@ describe('the document, for client generators', () => {
       'UNAUTHORIZED.notBearer',
       'UNAUTHORIZED.invalidKey',
       'UNAUTHORIZED.accountDisabled',
+      'UNAUTHORIZED.tokenInvalid',
+      'UNAUTHORIZED.tokenExpired',
+      'UNAUTHORIZED.tokenNotYetValid',
+      'UNAUTHORIZED.tokenAudience',
+      'UNAUTHORIZED.tokenIssuer',
+      'UNAUTHORIZED.tokenNoSubject',
+      'UNAUTHORIZED.tokenNoAccount',
+      'UNAUTHORIZED.tokenAccountDisabled',
     ]);
+    expect(codes('/pets', 'get', '403')).toEqual(['INSUFFICIENT_SCOPE.missing']);
+    expect(codes('/pets', 'get', '503')).toEqual(expect.arrayContaining(['ISSUER_UNAVAILABLE.unreachable']));
     expect(codes('/pets', 'get', '400')).toEqual(
       expect.arrayContaining(['VALIDATION_FAILED', 'VALIDATION_FAILED.idempotencyKeyForm', 'INVALID_CURSOR']),
     );

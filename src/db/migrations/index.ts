@@ -11,6 +11,7 @@ import * as postgresRowCounts from './postgres/0008-row-counts.ts';
 import * as postgresMessageTraceParent from './postgres/0009-message-trace-parent.ts';
 import * as postgresTableVersions from './postgres/0010-table-versions.ts';
 import * as postgresUniqueVersions from './postgres/0011-unique-versions.ts';
+import * as postgresTokenIdentities from './postgres/0012-token-identities-and-key-scopes.ts';
 import * as sqliteInitial from './sqlite/0001-initial.ts';
 import * as sqliteOrdersAndDelivery from './sqlite/0002-orders-and-delivery.ts';
 import * as sqliteIdempotencyKeys from './sqlite/0003-idempotency-keys.ts';
@@ -22,6 +23,7 @@ import * as sqliteRowCounts from './sqlite/0008-row-counts.ts';
 import * as sqliteMessageTraceParent from './sqlite/0009-message-trace-parent.ts';
 import * as sqliteTableVersions from './sqlite/0010-table-versions.ts';
 import * as sqliteUniqueVersions from './sqlite/0011-unique-versions.ts';
+import * as sqliteTokenIdentities from './sqlite/0012-token-identities-and-key-scopes.ts';
 
 /**
  * Listed by hand so migrations ship inside the program, with no file-system scan at startup.
@@ -41,6 +43,7 @@ export const migrations: Record<Engine, Record<string, Migration>> = {
     '0009-message-trace-parent': sqliteMessageTraceParent,
     '0010-table-versions': sqliteTableVersions,
     '0011-unique-versions': sqliteUniqueVersions,
+    '0012-token-identities-and-key-scopes': sqliteTokenIdentities,
   },
   postgres: {
     '0001-initial': postgresInitial,
@@ -54,6 +57,7 @@ export const migrations: Record<Engine, Record<string, Migration>> = {
     '0009-message-trace-parent': postgresMessageTraceParent,
     '0010-table-versions': postgresTableVersions,
     '0011-unique-versions': postgresUniqueVersions,
+    '0012-token-identities-and-key-scopes': postgresTokenIdentities,
   },
 };
 

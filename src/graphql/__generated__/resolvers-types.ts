@@ -42,6 +42,8 @@ export type ApiKey = {
   prefix: Scalars['String']['output'];
   /** When it was revoked; null while it works. */
   revokedAt?: Maybe<Scalars['DateTime']['output']>;
+  /** What the key may do (petstore:read, petstore:write, petstore:keys); null: everything. */
+  scopes?: Maybe<Array<Scalars['String']['output']>>;
 };
 
 /** What cancelOrder leaves: the order is gone, its pet available again. */
@@ -144,6 +146,11 @@ export type MutationSendMessageArgs = {
 export type NewApiKeyInput = {
   /** What you call the key (1-64 characters); optional. */
   name?: InputMaybe<Scalars['String']['input']>;
+  /**
+   * What the key may do (petstore:read, petstore:write, petstore:keys); optional. Without it, what
+   * your credential may do; never more (INSUFFICIENT_SCOPE).
+   */
+  scopes?: InputMaybe<Array<Scalars['String']['input']>>;
 };
 
 /** A key just made: the only answer that carries its secret (`key`). */
@@ -157,6 +164,7 @@ export type NewApiKeyWithSecret = {
   name?: Maybe<Scalars['String']['output']>;
   prefix: Scalars['String']['output'];
   revokedAt?: Maybe<Scalars['DateTime']['output']>;
+  scopes?: Maybe<Array<Scalars['String']['output']>>;
 };
 
 export type NewPetInput = {
@@ -500,6 +508,7 @@ export type ApiKeyResolvers<ContextType = GraphQLContext, ParentType extends Res
   name?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   prefix?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   revokedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  scopes?: Resolver<Maybe<Array<ResolversTypes['String']>>, ParentType, ContextType>;
 };
 
 export type CancelOrderPayloadResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['CancelOrderPayload'] = ResolversParentTypes['CancelOrderPayload']> = {
@@ -539,6 +548,7 @@ export type NewApiKeyWithSecretResolvers<ContextType = GraphQLContext, ParentTyp
   name?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   prefix?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   revokedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  scopes?: Resolver<Maybe<Array<ResolversTypes['String']>>, ParentType, ContextType>;
 };
 
 export type OrderResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Order'] = ResolversParentTypes['Order']> = {

@@ -11,5 +11,5 @@ import type { OperationCheck } from './operation-check.ts';
 export const requireKey: OperationCheck = ({ contextValue, document, operationName }) => {
   if (contextValue.principal) return;
   if (writtenRootFields(document, operationName).every((name) => name.startsWith('__'))) return;
-  throw unauthorized(contextValue.req.headers.authorization, contextValue.req.accountDisabled);
+  throw contextValue.req.authRefusal ?? unauthorized(contextValue.req.headers.authorization);
 };

@@ -49,8 +49,9 @@ const toError = (reason: unknown): Error => (reason instanceof Error ? reason : 
 /**
  * The executable schema as an Apollo Federation v2 subgraph (GRAPHQL_FEDERATION): the same SDL
  * and resolvers, with Pet and Order as entities, `_service { sdl }` and `_entities`. Apollo's
- * builder keeps a resolver's function, not the rest of its object: what each field reads
- * (resolvers/reading.ts) is carried over here, and the two federation fields declare theirs.
+ * builder keeps a resolver's function, not the rest of its object: what each field declares
+ * (what it reads, resolvers/reading.ts; the scope it needs, resolvers/needing.ts) is carried over
+ * here, and the two federation fields declare what they read.
  */
 export function subgraphSchema(typeDefs: readonly string[], resolvers: Record<string, unknown>): GraphQLSchema {
   const sdl = withEntityKeys(concatAST(typeDefs.map((text) => parse(text))));
@@ -60,21 +61,21 @@ export function subgraphSchema(typeDefs: readonly string[], resolvers: Record<st
   }
   // Apollo's resolver map type knows nothing of codegen's; the shapes are the same.
   const schema = buildSubgraphSchema({ typeDefs: [LINK, sdl], resolvers: withReferences as never });
-  const declare = (typeName: string, fieldName: string, reads: Reads) => {
+  const declare = (typeName: string, fieldName: string, extensions: object) => {
     const type = schema.getType(typeName);
     const field = isObjectType(type) ? type.getFields()[fieldName] : undefined;
-    if (field) field.extensions = { ...field.extensions, reads };
+    if (field) field.extensions = { ...field.extensions, ...extensions };
   };
   for (const [typeName, fields] of Object.entries(resolvers)) {
     if (typeof fields !== 'object' || fields === null) continue;
     for (const [fieldName, config] of Object.entries(fields as FieldResolvers)) {
-      const reads = (config as { extensions?: { reads?: Reads } } | undefined)?.extensions?.reads;
-      if (reads !== undefined) declare(typeName, fieldName, reads);
+      const extensions = (config as { extensions?: object } | undefined)?.extensions;
+      if (extensions) declare(typeName, fieldName, extensions);
     }
   }
   // The schema's own text, the same for every caller; entities of either kind.
-  declare('Query', '_service', []);
-  declare('Query', '_entities', ['orders', 'pets']);
+  declare('Query', '_service', { reads: [] satisfies Reads });
+  declare('Query', '_entities', { reads: ['orders', 'pets'] satisfies Reads });
   settleEntities(schema);
   return schema;
 }

@@ -16,9 +16,14 @@ export function eachOnItsOwn<Context extends { db: Kysely<Database> }, Resolvers
 ): Resolvers {
   const wrapped: Record<string, unknown> = {};
   for (const [field, resolver] of Object.entries(resolvers)) {
-    const resolve = resolver as Resolver<Context>;
-    wrapped[field] = (parent: unknown, args: never, context: Context, info: GraphQLResolveInfo) =>
-      onItsOwn(context.db, (db) => Promise.resolve(resolve(parent, args, { ...context, db }, info)));
+    // A resolver may come as its function or as an object holding it with what it declares (resolvers/needing.ts).
+    const config = (typeof resolver === 'function' ? { resolve: resolver } : resolver) as { resolve: Resolver<Context> };
+    const { resolve } = config;
+    wrapped[field] = {
+      ...config,
+      resolve: (parent: unknown, args: never, context: Context, info: GraphQLResolveInfo) =>
+        onItsOwn(context.db, (db) => Promise.resolve(resolve(parent, args, { ...context, db }, info))),
+    };
   }
   return wrapped as Resolvers;
 }

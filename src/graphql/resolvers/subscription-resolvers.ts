@@ -14,14 +14,11 @@ function eventOrReason<T>(event: T | AppError): T {
 export const subscriptionResolvers: Resolvers = {
   Subscription: {
     messageUpdated: {
-      subscribe: (_parent, { id }, context) => {
-        const { keyId, accountId } = requirePrincipal(context);
-        return context.live.messageUpdated(keyId, accountId, id, argumentNaming());
-      },
+      subscribe: (_parent, { id }, context) => context.live.messageUpdated(requirePrincipal(context), id, argumentNaming()),
       resolve: (event: Message | AppError) => eventOrReason(event),
     },
     petCreated: {
-      subscribe: (_parent, { status }, context) => context.live.petCreated(requirePrincipal(context).keyId, status ?? undefined),
+      subscribe: (_parent, { status }, context) => context.live.petCreated(requirePrincipal(context), status ?? undefined),
       resolve: (event: Pet | AppError) => eventOrReason(event),
     },
   },

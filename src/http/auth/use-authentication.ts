@@ -1,35 +1,36 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { bearerToken, unauthorized } from './bearer-token.ts';
-import type { KeyVerdict, KeyVerifier, Principal } from '../../services/api-keys/index.ts';
+import { AppError } from '../../errors/index.ts';
+import type { Principal } from '../../services/api-keys/index.ts';
+import { whenReady } from '../maybe-promise.ts';
 import type { MaybePromise } from '../maybe-promise.ts';
+import { unauthorized } from './bearer-token.ts';
+import { authenticate } from './credentials.ts';
+import type { Credentials } from './credentials.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
     principal: Principal | null;
-    /** The key sent is valid but its account is disabled: the 401 says so. */
-    accountDisabled: boolean;
+    /**
+     * Why the credential sent was refused, where more can be said than `unauthorized(header)`
+     * does (a disabled account, an access token refused, its issuer unreachable).
+     */
+    authRefusal: AppError | null;
   }
 }
 
 /**
- * Who is calling, from `Authorization: Bearer <key>`: null for no key or one that is not valid.
- * A promise only when the key had to be looked up.
+ * Who is calling, from `Authorization: Bearer <key or token>`: null for none, or one that is not
+ * valid. A promise only when the credential had to be looked up.
  */
-function identify(verifier: KeyVerifier, request: FastifyRequest): MaybePromise<void> {
-  const token = bearerToken(request.headers.authorization);
-  if (token === null) return;
-  const known = verifier.recall(token);
-  if (known !== undefined) return apply(request, known);
-  return verifier.verify(token).then((verdict) => apply(request, verdict));
-}
-
-function apply(request: FastifyRequest, verdict: KeyVerdict): void {
-  if (verdict === 'disabled') request.accountDisabled = true;
-  else request.principal = verdict;
+function identify(credentials: Credentials, request: FastifyRequest): MaybePromise<void> {
+  return whenReady(authenticate(credentials, request.headers.authorization), (verdict) => {
+    if (verdict instanceof AppError) request.authRefusal = verdict;
+    else request.principal = verdict;
+  });
 }
 
 export interface IdentifyOptions {
-  verifier: KeyVerifier;
+  credentials: Credentials;
   /** Counts the request once the caller is known. */
   rateLimit: (request: FastifyRequest, reply: FastifyReply) => MaybePromise<void>;
 }
@@ -41,7 +42,7 @@ export interface IdentifyOptions {
  * health probes and the pages' static assets are not. No await when the key was verified recently.
  */
 export function identifyAndCount({
-  verifier,
+  credentials,
   rateLimit,
 }: IdentifyOptions): (request: FastifyRequest, reply: FastifyReply) => Promise<void> {
   return async (request, reply) => {
@@ -52,14 +53,14 @@ export function identifyAndCount({
       return;
     }
     if (config.asset) return;
-    const pending = identify(verifier, request);
+    const pending = identify(credentials, request);
     if (pending) await pending;
     const counting = rateLimit(request, reply);
     if (counting) await counting;
   };
 }
 
-/** Contract §5 on every keyed route: a valid and unrevoked key or 401. (GraphQL decides per operation.) */
+/** Contract §5 on every keyed route: a valid credential (an API key, or an access token) or 401. (GraphQL decides per operation.) */
 export function requireKey(request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void): void {
-  done(request.principal ? undefined : unauthorized(request.headers.authorization, request.accountDisabled));
+  done(request.principal ? undefined : (request.authRefusal ?? unauthorized(request.headers.authorization)));
 }

@@ -4,6 +4,7 @@ import type { Database } from '../../db/types.ts';
 import type { KeyVerifier, Principal } from '../../services/api-keys/index.ts';
 import { readVersions } from '../../services/versions/index.ts';
 import type { Versions } from '../../services/versions/index.ts';
+import { AppError } from '../../errors/index.ts';
 import { unauthorized } from '../auth/bearer-token.ts';
 
 /**
@@ -20,6 +21,7 @@ export async function requestVersions(
 ): Promise<Versions> {
   const versions = await readVersions(db, principal);
   if (typeof versions !== 'string') return versions;
-  verifier.forget(principal.keyId);
-  throw unauthorized(request.headers.authorization, versions === 'disabled');
+  if (principal.keyId !== null) verifier.forget(principal.keyId);
+  if (versions === 'disabled') throw AppError.of('UNAUTHORIZED', principal.token ? 'tokenAccountDisabled' : 'accountDisabled');
+  throw unauthorized(request.headers.authorization);
 }

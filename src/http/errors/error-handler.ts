@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { retryAfterSeconds, toErrorBody } from '../../errors/index.ts';
 import type { AppError } from '../../errors/index.ts';
-import { WWW_AUTHENTICATE } from '../auth/bearer-token.ts';
+import { bearerChallenge } from '../auth/bearer-token.ts';
 import { lingerOnUnreadBody } from '../limits/linger-on-unread-body.ts';
 import { toAppError } from './to-app-error.ts';
 import type { Face } from '../../telemetry/metrics-types.ts';
@@ -10,8 +10,9 @@ import type { Face } from '../../telemetry/metrics-types.ts';
 export type SendError = (reply: FastifyReply, error: AppError) => FastifyReply;
 
 /** The headers an error calls for, on either face: how to authenticate, when to retry (the catalogue says). */
-export function errorHeaders(error: Pick<AppError, 'code' | 'status'>): Record<string, string> {
-  if (error.status === 401) return { 'WWW-Authenticate': WWW_AUTHENTICATE };
+export function errorHeaders(error: Pick<AppError, 'code' | 'status' | 'message' | 'said'>): Record<string, string> {
+  const challenge = bearerChallenge(error);
+  if (challenge) return { 'WWW-Authenticate': challenge };
   const retryAfter = retryAfterSeconds(error.code);
   return retryAfter === undefined ? {} : { 'Retry-After': String(retryAfter) };
 }

@@ -14,13 +14,14 @@ function announce(reply: FastifyReply, decision: RateLimitDecision): void {
 }
 
 export interface RateLimitChecks {
-  /** Every keyed request, after the caller is identified: per key, or per address when the key is not valid. */
+  /** Every request, after the caller is identified: per credential (a key, or a token's holder), or per address without a valid one. */
   request(request: FastifyRequest, reply: FastifyReply): Promise<void>;
   /**
    * An operation that comes without an HTTP request of its own (a graphql-ws subscribe): charged
-   * to its key's budget as a request is, refused the same way, with no headers to carry the count.
+   * to its credential's budget (principal.bucket) as a request is, refused the same way, with no
+   * headers to carry the count.
    */
-  keyed(keyId: number): Promise<void>;
+  keyed(bucket: string): Promise<void>;
   /** Sending `count` messages: the tighter per-key quota, all or none. */
   message(request: FastifyRequest, reply: FastifyReply, count?: number): Promise<void>;
   /**
@@ -43,17 +44,19 @@ export function rateLimitChecks(limiter: RateLimiter, limits: RateLimitConfig, m
     async request(request, reply) {
       if (limits.perKey === 0) return;
       const decision = request.principal
-        ? limiter.take(`key:${request.principal.keyId}`, 'per-key', limits.perKey)
+        ? limiter.take(request.principal.bucket, 'per-key', limits.perKey)
         : limiter.take(`addr:${request.ip}`, 'per-address-without-key', limits.perAddressWithoutKey);
       enforce(reply, await decision);
     },
-    async keyed(keyId) {
+    async keyed(bucket) {
       if (limits.perKey === 0) return;
-      enforce(null, await limiter.take(`key:${keyId}`, 'per-key', limits.perKey));
+      enforce(null, await limiter.take(bucket, 'per-key', limits.perKey));
     },
     async message(request, reply, count = 1) {
       if (limits.perKey === 0 || !request.principal) return;
-      enforce(reply, await limiter.take(`messages:${request.principal.keyId}`, 'messages-per-key', limits.messagesPerKey, { cost: count }));
+      // A key's quota under the name it has always had (budgets shared in Redis survive an upgrade).
+      const owner = request.principal.keyId ?? request.principal.bucket;
+      enforce(reply, await limiter.take(`messages:${owner}`, 'messages-per-key', limits.messagesPerKey, { cost: count }));
     },
     async signup(request, reply) {
       enforce(reply, await limiter.take(`signup:${request.ip}`, 'signups-per-address', limits.signupsPerAddress, { failClosed: true }));

@@ -49,9 +49,11 @@ export class AccessLogController extends LogController {
       status: reply.statusCode,
       ms: Math.round(ms * 10) / 10,
       ip: request.ip,
-      // Who called, never with what: the key's secret is never logged.
+      // Who called, never with what: neither a key's secret nor a token is ever logged.
       accountId: request.principal?.accountId,
-      keyId: request.principal?.keyId,
+      keyId: request.principal?.keyId ?? undefined,
+      // An access token's holder, as its issuer names them.
+      subject: request.principal?.token?.subject,
       // While tracing: the trace to find this request's spans by.
       traceId: serverSpanOf(request.raw)?.spanContext().traceId,
     };

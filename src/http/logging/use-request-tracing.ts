@@ -39,7 +39,11 @@ export function useRequestTracing(app: FastifyInstance): void {
       const status = reply.raw.statusCode;
       span.setAttribute('http.response.status_code', status);
       if (request.principal)
-        span.setAttributes({ 'petstore.account_id': request.principal.accountId, 'petstore.key_id': request.principal.keyId });
+        span.setAttributes({
+          'petstore.account_id': request.principal.accountId,
+          ...(request.principal.keyId === null ? {} : { 'petstore.key_id': request.principal.keyId }),
+          ...(request.principal.token ? { 'petstore.token_subject': request.principal.token.subject } : {}),
+        });
       if (status >= 500 || !reply.raw.writableFinished) span.setStatus({ code: SpanStatusCode.ERROR });
       span.end();
     });

@@ -23,6 +23,7 @@ export const keysRoutes: FastifyPluginAsync<KeysRoutesOptions> = async (app, { d
   app.post(
     '/keys',
     {
+      config: { scope: 'petstore:keys' },
       preValidation: [
         noIdempotencyKey('POST /v1/keys'),
         // The body is optional (a key needs no name): no body is taken as `{}`.
@@ -44,7 +45,7 @@ export const keysRoutes: FastifyPluginAsync<KeysRoutesOptions> = async (app, { d
       },
     },
     async (request, reply) => {
-      const created = await createOwnKey(db, requirePrincipal(request).accountId, request.body, requestNaming('body'));
+      const created = await createOwnKey(db, requirePrincipal(request), request.body, requestNaming('body'));
       return reply.code(201).header('Cache-Control', NO_STORE).send(created);
     },
   );
@@ -52,6 +53,7 @@ export const keysRoutes: FastifyPluginAsync<KeysRoutesOptions> = async (app, { d
   app.get(
     '/keys',
     {
+      config: { scope: 'petstore:keys' },
       schema: {
         operationId: 'listKeys',
         summary: 'List your keys (never their secrets)',
@@ -69,6 +71,7 @@ export const keysRoutes: FastifyPluginAsync<KeysRoutesOptions> = async (app, { d
   app.delete<{ Params: { keyId: number } }>(
     '/keys/:keyId',
     {
+      config: { scope: 'petstore:keys' },
       schema: {
         operationId: 'revokeKey',
         summary: 'Revoke one of your keys',

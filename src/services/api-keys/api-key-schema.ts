@@ -1,5 +1,7 @@
 import { API_KEY_LENGTH, API_KEY_PATTERN, KEY_PREFIX_LENGTH, KEY_PREFIX_PATTERN } from './key-format.ts';
 import { idSchema, timestampSchema } from '../validation/id-schema.ts';
+import { SCOPES } from '../access-tokens/scopes.ts';
+import type { Scope } from '../access-tokens/scopes.ts';
 
 /** Unrevoked keys one account may hold at once; the operator's CLI is not bound by it. */
 export const ACTIVE_KEYS_PER_ACCOUNT = 10;
@@ -10,6 +12,8 @@ export interface ApiKey {
   id: number;
   prefix: string;
   name: string | null;
+  /** What the key may do; null: everything. */
+  scopes: Scope[] | null;
   createdAt: string;
   lastUsedAt: string | null;
   revokedAt: string | null;
@@ -22,7 +26,10 @@ export interface NewApiKeyWithSecret extends ApiKey {
 
 export interface NewApiKeyInput {
   name?: string;
+  scopes?: Scope[];
 }
+
+const scopesSchema = { type: 'array', items: { type: 'string', enum: [...SCOPES] }, uniqueItems: true } as const;
 
 export const newApiKeySchema = {
   type: 'object',
@@ -34,6 +41,11 @@ export const newApiKeySchema = {
       maxLength: KEY_NAME_MAX_LENGTH,
       format: 'non-blank',
       description: 'What you call the key (for example where it is used); optional.',
+    },
+    scopes: {
+      ...scopesSchema,
+      minItems: 1,
+      description: `What the key may do (${SCOPES.join(', ')}); optional. Without it, what the credential making it may do. A key cannot be given a scope that credential lacks.`,
     },
   },
 } as const;
@@ -48,11 +60,12 @@ const apiKeyProperties = {
     description: 'The public start of the key (`psk_` and 8 characters), to recognise it.',
   },
   name: { type: ['string', 'null'], maxLength: KEY_NAME_MAX_LENGTH, description: 'What the owner calls the key.' },
+  scopes: { ...scopesSchema, type: ['array', 'null'], description: 'What the key may do; null: everything.' },
   createdAt: { ...timestampSchema, description: 'ISO 8601 UTC timestamp.' },
   lastUsedAt: { ...timestampSchema, type: ['string', 'null'], description: 'Last accepted use, written every 10 s; null if never.' },
   revokedAt: { ...timestampSchema, type: ['string', 'null'], description: 'When it was revoked; null while it works.' },
 } as const;
-const apiKeyRequired = ['id', 'prefix', 'name', 'createdAt', 'lastUsedAt', 'revokedAt'] as const;
+const apiKeyRequired = ['id', 'prefix', 'name', 'scopes', 'createdAt', 'lastUsedAt', 'revokedAt'] as const;
 
 export const apiKeySchema = { type: 'object', required: [...apiKeyRequired], properties: apiKeyProperties } as const;
 

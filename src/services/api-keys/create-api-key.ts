@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/types.ts';
 import { AppError } from '../../errors/index.ts';
+import type { Scope } from '../access-tokens/scopes.ts';
 import type { NewApiKeyWithSecret } from './api-key-schema.ts';
 import { ACCOUNT_NAME_PATTERN, ACCOUNT_NAME_RULE, generateApiKey, hashApiKey, keyPrefix } from './key-format.ts';
 
@@ -12,6 +13,8 @@ export interface CreatedApiKey extends NewApiKeyWithSecret {
 
 export interface NewKeyOptions {
   name?: string | null;
+  /** What the key may do; null: everything. */
+  scopes?: readonly Scope[] | null;
   /** Refuse (API_KEY_LIMIT_REACHED) when the account already has this many unrevoked keys. */
   activeKeyCap?: number;
 }
@@ -35,7 +38,7 @@ export async function insertApiKey(
   trx: Transaction<Database>,
   accountId: number,
   createdAt: string,
-  { name = null, activeKeyCap }: NewKeyOptions = {},
+  { name = null, scopes = null, activeKeyCap }: NewKeyOptions = {},
 ): Promise<NewApiKeyWithSecret> {
   for (let attempt = 0; attempt < 4; attempt++) {
     const key = generateApiKey();
@@ -45,10 +48,11 @@ export async function insertApiKey(
       key_hash: sql<string>`${hashApiKey(key).toString('hex')}`.as('key_hash'),
       created_at: sql<string>`${createdAt}`.as('created_at'),
       name: sql<string | null>`${name}`.as('name'),
+      scopes: sql<string | null>`${scopes === null ? null : scopes.join(' ')}`.as('scopes'),
     };
     const row = await trx
       .insertInto('api_keys')
-      .columns(['account_id', 'prefix', 'key_hash', 'created_at', 'name'])
+      .columns(['account_id', 'prefix', 'key_hash', 'created_at', 'name', 'scopes'])
       .expression(
         trx
           .selectNoFrom(Object.values(values))
@@ -57,7 +61,17 @@ export async function insertApiKey(
       .onConflict((oc) => oc.doNothing())
       .returning(['id', 'prefix'])
       .executeTakeFirst();
-    if (row) return { id: row.id, prefix: row.prefix, name, createdAt, lastUsedAt: null, revokedAt: null, key };
+    if (row)
+      return {
+        id: row.id,
+        prefix: row.prefix,
+        name,
+        scopes: scopes === null ? null : [...scopes],
+        createdAt,
+        lastUsedAt: null,
+        revokedAt: null,
+        key,
+      };
     if (activeKeyCap !== undefined && Number((await activeKeys(trx, accountId).executeTakeFirstOrThrow()).n) >= activeKeyCap) {
       throw AppError.of('API_KEY_LIMIT_REACHED', 'atCap', { cap: activeKeyCap });
     }
@@ -66,7 +80,11 @@ export async function insertApiKey(
 }
 
 /** The operator's way (CLI): a key for the account, creating the account when it is new. No cap: the operator decides. */
-export async function createApiKey(db: Kysely<Database>, accountName: string): Promise<CreatedApiKey> {
+export async function createApiKey(
+  db: Kysely<Database>,
+  accountName: string,
+  { scopes = null }: { scopes?: readonly Scope[] | null } = {},
+): Promise<CreatedApiKey> {
   if (!ACCOUNT_NAME_PATTERN.test(accountName)) throw AppError.of('VALIDATION_FAILED', 'accountName', { rule: ACCOUNT_NAME_RULE });
   const createdAt = new Date().toISOString();
   return db.transaction().execute(async (trx) => {
@@ -76,6 +94,6 @@ export async function createApiKey(db: Kysely<Database>, accountName: string): P
       .onConflict((oc) => oc.column('name').doNothing())
       .execute();
     const account = await trx.selectFrom('accounts').select('id').where('name', '=', accountName).executeTakeFirstOrThrow();
-    return { ...(await insertApiKey(trx, account.id, createdAt)), account: accountName };
+    return { ...(await insertApiKey(trx, account.id, createdAt, { scopes })), account: accountName };
   });
 }

@@ -5,11 +5,10 @@ import type { Database } from '../../db/types.ts';
 import { API_KEY_PATTERN, hashApiKey } from './key-format.ts';
 import { keyRefusal } from './key-states.ts';
 import { keyUsage } from './key-usage.ts';
+import { storedScopes } from '../access-tokens/scopes.ts';
+import type { Principal } from '../principal.ts';
 
-export interface Principal {
-  accountId: number;
-  keyId: number;
-}
+export type { Principal } from '../principal.ts';
 
 /**
  * The key's owner; or null for a malformed, unknown or revoked key; or 'disabled' for a valid
@@ -38,6 +37,7 @@ const CACHE_SIZE = 10_000;
 
 interface Verified {
   principal: Principal;
+  keyId: number;
   /** The database's data version when the row was read: any write since ends the trust. */
   version: string;
   expires: number;
@@ -51,7 +51,7 @@ const findKey = preparedQuery((db: Kysely<Database>, keyHash: string) =>
   db
     .selectFrom('api_keys')
     .innerJoin('accounts', 'accounts.id', 'api_keys.account_id')
-    .select(['api_keys.id', 'api_keys.account_id', 'api_keys.revoked_at', 'accounts.disabled_at'])
+    .select(['api_keys.id', 'api_keys.account_id', 'api_keys.revoked_at', 'api_keys.scopes', 'accounts.disabled_at'])
     .where('api_keys.key_hash', '=', keyHash),
 );
 
@@ -71,10 +71,10 @@ export function createKeyVerifier(db: Kysely<Database>, dataVersion: DataVersion
   const usage = keyUsage(db);
   const verified = new Map<string, Verified>();
 
-  function remember(slot: string, version: string, principal: Principal, now: number): void {
+  function remember(slot: string, version: string, keyId: number, principal: Principal, now: number): void {
     verified.delete(slot);
     if (verified.size >= CACHE_SIZE) verified.delete(verified.keys().next().value as string);
-    verified.set(slot, { principal, version, expires: now + CACHE_TTL_MS });
+    verified.set(slot, { principal, keyId, version, expires: now + CACHE_TTL_MS });
   }
 
   async function lookUp(hash: Buffer, slot: string, version: string): Promise<KeyVerdict> {
@@ -83,10 +83,16 @@ export function createKeyVerifier(db: Kysely<Database>, dataVersion: DataVersion
     const refusal = keyRefusal(row);
     // A revoked key and an unknown one are the same answer: only a disabled account is told apart.
     if (refusal) return refusal === 'disabled' ? 'disabled' : null;
-    const principal = { accountId: row.account_id, keyId: row.id };
+    const principal: Principal = {
+      accountId: row.account_id,
+      keyId: row.id,
+      token: null,
+      scopes: storedScopes(row.scopes),
+      bucket: `key:${row.id}`,
+    };
     const now = Date.now();
     usage.record(row.id, now);
-    remember(slot, version, principal, now);
+    remember(slot, version, row.id, principal, now);
     return principal;
   }
 
@@ -94,7 +100,7 @@ export function createKeyVerifier(db: Kysely<Database>, dataVersion: DataVersion
     const hit = verified.get(slot);
     const now = Date.now();
     if (!hit || hit.version !== version || hit.expires <= now) return undefined;
-    usage.record(hit.principal.keyId, now);
+    usage.record(hit.keyId, now);
     onLookup?.(true);
     return hit.principal;
   }
@@ -116,7 +122,7 @@ export function createKeyVerifier(db: Kysely<Database>, dataVersion: DataVersion
       return lookUp(hash, slot, version);
     },
     forget(keyId) {
-      for (const [slot, entry] of verified) if (entry.principal.keyId === keyId) verified.delete(slot);
+      for (const [slot, entry] of verified) if (entry.keyId === keyId) verified.delete(slot);
     },
     async close() {
       verified.clear();

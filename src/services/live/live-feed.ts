@@ -6,6 +6,7 @@ import type { Message } from '../messages/index.ts';
 import { lastPetId, petsCreatedAfter } from '../pets/index.ts';
 import type { Pet, PetStatus } from '../pets/index.ts';
 import type { FieldNaming } from '../validation/describe-issue.ts';
+import type { Principal } from '../principal.ts';
 import type { EventStream } from './event-stream.ts';
 import { createKeyStreams } from './key-streams.ts';
 import { createPoller } from './poller.ts';
@@ -13,7 +14,7 @@ import { createPoller } from './poller.ts';
 export interface LiveFeedOptions {
   /** How often the database is read while anyone subscribes. */
   pollMs: number;
-  /** Open subscriptions per key in this process. */
+  /** Open subscriptions per credential in this process. */
   perKey: number;
   /** A failed read is retried at the next poll; this says so once per outage. */
   onError: (error: unknown) => void;
@@ -21,9 +22,9 @@ export interface LiveFeedOptions {
 
 export interface LiveFeed {
   /** Pets committed from now on, those of `status` only when given. */
-  petCreated(keyId: number, status: PetStatus | undefined): Promise<AsyncIterableIterator<Pet | AppError>>;
+  petCreated(principal: Principal, status: PetStatus | undefined): Promise<AsyncIterableIterator<Pet | AppError>>;
   /** The message as it is now, then each change, ending after a final status. MESSAGE_NOT_FOUND for another account's. */
-  messageUpdated(keyId: number, accountId: number, id: string, naming?: FieldNaming): Promise<AsyncIterableIterator<Message | AppError>>;
+  messageUpdated(principal: Principal, id: string, naming?: FieldNaming): Promise<AsyncIterableIterator<Message | AppError>>;
   /** Subscriptions open on this instance. */
   openCount(): number;
   /** Ends every stream (the server is going away); subscribers see a normal end and may subscribe elsewhere. */
@@ -75,10 +76,10 @@ export function createLiveFeed(db: Kysely<Database>, { pollMs, perKey, onError }
   });
 
   return {
-    async petCreated(keyId, status) {
+    async petCreated(principal, status) {
       const watcher = {
         status,
-        stream: streams.open<Pet>(keyId, () => {
+        stream: streams.open<Pet>(principal, () => {
           petWatchers.delete(watcher);
           if (petWatchers.size === 0) petCursor = null;
         }),
@@ -94,12 +95,12 @@ export function createLiveFeed(db: Kysely<Database>, { pollMs, perKey, onError }
       return watcher.stream;
     },
 
-    async messageUpdated(keyId, accountId, id, naming) {
-      const current = await getMessage(db, accountId, id, naming);
+    async messageUpdated(principal, id, naming) {
+      const current = await getMessage(db, principal.accountId, id, naming);
       const watchers = messageWatchers.get(id) ?? new Set();
       const watcher = {
         version: versionOf(current),
-        stream: streams.open<Message>(keyId, () => {
+        stream: streams.open<Message>(principal, () => {
           watchers.delete(watcher);
           if (watchers.size === 0 && messageWatchers.get(id) === watchers) messageWatchers.delete(id);
         }),

@@ -34,15 +34,37 @@ const readRow = preparedQuery((db: Kysely<Database>, orders: string, messages: s
   ]),
 );
 
+// The same for an access token, which has no row of its own: the account's standing.
+const readRowForAccount = preparedQuery((db: Kysely<Database>, orders: string, messages: string, accountId: number) =>
+  db.selectNoFrom((eb) => [
+    eb.selectFrom('table_versions').select('version').where('name', '=', 'pets').as('pets'),
+    eb.selectFrom('table_versions').select('version').where('name', '=', orders).as('orders'),
+    eb.selectFrom('table_versions').select('version').where('name', '=', messages).as('messages'),
+    eb
+      .selectFrom('accounts')
+      .select((account) => account.case().when('accounts.disabled_at', 'is not', null).then('disabled').else('usable').end().as('standing'))
+      .where('accounts.id', '=', accountId)
+      .as('standing'),
+  ]),
+);
+
 /**
  * The versions the caller's answers are read under, in one statement with whether the calling
- * key still works: why not, once it was revoked (or deleted) or its account disabled, by this
+ * key (or, for an access token, its account) still works: why not, once it was revoked (or deleted) or its account disabled, by this
  * instance or any other. A cached answer is served only under versions read after every write
  * acknowledged before the request came, and never to a key that no longer works, whatever the
  * key cache still believes: the request itself is refused.
  */
-export async function readVersions(db: Kysely<Database>, principal: { keyId: number; accountId: number }): Promise<Versions | KeyRefusal> {
-  const [row] = await readRow(db, `orders:${principal.accountId}`, `messages:${principal.accountId}`, principal.keyId);
+export async function readVersions(
+  db: Kysely<Database>,
+  principal: { keyId: number | null; accountId: number },
+): Promise<Versions | KeyRefusal> {
+  const orders = `orders:${principal.accountId}`;
+  const messages = `messages:${principal.accountId}`;
+  const [row] =
+    principal.keyId === null
+      ? await readRowForAccount(db, orders, messages, principal.accountId)
+      : await readRow(db, orders, messages, principal.keyId);
   const standing = row?.standing ?? 'revoked';
   if (standing === 'revoked' || standing === 'disabled') return standing;
   // No row: the account never wrote one, itself a state (nothing), distinct from every random value.
