@@ -74,14 +74,6 @@ const provider = new Provider(issuer, {
       client.clientId === 'petstore-short' ? Number(process.env.SHORT_TTL_S ?? 2) : 600,
     AccessToken: 600,
   },
-  // The grant an end-user consents to: what the front end asked for, for the API.
-  loadExistingGrant: async (ctx: { oidc: { client: { clientId: string }; session: { accountId: string }; result?: unknown } }) => {
-    const grant = new provider.Grant({ clientId: ctx.oidc.client.clientId, accountId: ctx.oidc.session.accountId });
-    grant.addOIDCScope('openid');
-    grant.addResourceScope(audience, API_SCOPES);
-    await grant.save();
-    return grant;
-  },
 } as never);
 provider.proxy = false;
 

@@ -27,6 +27,8 @@ export interface IssuerOptions {
   webRedirectUris?: string[];
   /** Lifetime of the short-lived client's tokens, seconds. */
   shortTtlSeconds?: number;
+  /** The audience its tokens for the API name (AUDIENCE by default). */
+  audience?: string;
 }
 
 export interface Issuer {
@@ -46,6 +48,7 @@ export async function startIssuer({
   port,
   webRedirectUris = [],
   shortTtlSeconds = 2,
+  audience = AUDIENCE,
 }: IssuerOptions = {}): Promise<Issuer> {
   const listenOn = port ?? (await freePort());
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', PROCESS], {
@@ -53,7 +56,7 @@ export async function startIssuer({
       ...process.env,
       NODE_ENV: 'development',
       ISSUER_PORT: String(listenOn),
-      AUDIENCE,
+      AUDIENCE: audience,
       OTHER_AUDIENCE,
       JWKS: JSON.stringify(keys),
       WEB_REDIRECT_URIS: webRedirectUris.join(','),
@@ -87,7 +90,7 @@ export async function startIssuer({
     url,
     port: listenOn,
     keys,
-    async token(scope, { resource = AUDIENCE, client: id = 'petstore-tests' } = {}) {
+    async token(scope, { resource = audience, client: id = 'petstore-tests' } = {}) {
       const tokens = await client.clientCredentialsGrant(await configFor(id), { scope, resource });
       return tokens.access_token;
     },

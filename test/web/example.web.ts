@@ -10,6 +10,7 @@ import { afterEach, beforeAll } from 'vitest';
 import { describe, expect } from '../helpers/fixtures.ts';
 import { waitFor } from '../helpers/webhook-receiver.ts';
 import { EXAMPLE_DIR } from './build-example.ts';
+import { startIssuer } from '../helpers/oidc-issuer.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SHOTS = fileURLToPath(new URL('../../test-artifacts/web/', import.meta.url));
@@ -58,8 +59,8 @@ async function startServer(line: string, dir: string, started: Shell[]): Promise
 }
 
 /** The README's example line, pointed at `api` on a port of its own; resolves once the page is served. */
-async function startPage(line: string, api: string, started: Shell[]): Promise<string> {
-  const port = await freePort();
+async function startPage(line: string, api: string, started: Shell[], port?: number): Promise<string> {
+  port ??= await freePort();
   const shell = run(line, { WEB_PORT: String(port), PETSTORE_API: api }, started);
   const site = `http://127.0.0.1:${port}`;
   await waitFor(
@@ -94,7 +95,7 @@ describe('the example front end (examples/web), following its README', { timeout
   });
   beforeAll(() => void mkdirSync(SHOTS, { recursive: true }));
 
-  it('has the two blocks this test follows: server and page; then production with a key from the CLI', () => {
+  it('has the blocks this test follows: server and page; production with a key from the CLI; signing in', () => {
     expect(BLOCKS).toEqual([
       [expect.stringMatching(/GRAPHQL_TRUSTED_DOCUMENTS=\S+ npm start$/), 'npm run example:web'],
       [
@@ -102,6 +103,7 @@ describe('the example front end (examples/web), following its README', { timeout
         'npx petstore keys create --account web',
         'npm run example:web',
       ],
+      [expect.stringMatching(/^OIDC_ISSUERS=http:\/\/localhost:8080 OIDC_AUDIENCE=\S+ .*npm start$/), 'npm run example:web'],
     ]);
   });
 
@@ -214,6 +216,54 @@ describe('the example front end (examples/web), following its README', { timeout
     await page.getByRole('button', { name: 'Use key' }).click();
     await expect.poll(() => page.getByTestId(/^pet-/).allInnerTexts()).toEqual([expect.stringContaining('Prod Rex (#1, available)')]);
     await shot(page, 'production');
+  });
+
+  it('signs a person in with the OpenID Connect provider the server names, and works on their own account', async ({ browser }) => {
+    const [serverLine = '', pageLine = ''] = BLOCKS[2] ?? [];
+    const audience = /OIDC_AUDIENCE=(\S+)/.exec(serverLine)?.[1] ?? '';
+    const pagePort = await freePort();
+    // The provider the block names, on a port of the test's own: the page registered as its public client.
+    const issuer = await startIssuer({ audience, webRedirectUris: [`http://127.0.0.1:${pagePort}/`] });
+    try {
+      const server = await startServer(serverLine.replace('http://localhost:8080', issuer.url), tempDir(), started);
+      const key = KEY.exec(server.shell.output())?.[0] ?? '';
+      const body = JSON.stringify({ name: 'Signed-in Rex', categoryId: 1 });
+      expect((await fetch(`${server.origin}/v1/pets`, { method: 'POST', headers: withKey(key), body })).status).toBe(201);
+      const site = await startPage(pageLine, server.origin, started, pagePort);
+
+      const page = await browser.newPage({ viewport: { width: 1000, height: 900 } });
+      await page.goto(site);
+      // No key field: the page offers the server's issuer.
+      await expect.poll(() => page.getByRole('button', { name: /^Sign in with 127\.0\.0\.1:/ }).isVisible()).toBe(true);
+      expect(await page.getByLabel('API key').isVisible()).toBe(false);
+      await shot(page, 'sign-in-offered');
+      await page.getByRole('button', { name: /^Sign in with/ }).click();
+      // The provider's own pages: its sign-in form, then consent.
+      await page.locator('input[name="login"]').fill('alice');
+      await page.locator('input[name="password"]').fill('any password');
+      await shot(page, 'provider-login');
+      await page.getByRole('button', { name: 'Sign-in' }).click();
+      await page.getByRole('button', { name: 'Continue' }).click();
+      await page.waitForURL((url) => url.origin === new URL(site).origin && url.search === '', { timeout: 30_000 });
+      await shot(page, 'signed-in');
+      // Back on the page, signed in: the catalogue, and an order of alice's own.
+      await expect
+        .poll(() => page.getByTestId(/^pet-/).allInnerTexts(), { timeout: 30_000 })
+        .toEqual([expect.stringContaining('Signed-in Rex (#1')]);
+      expect(new URL(page.url()).search).toBe('');
+      await page.getByTestId('pet-1').getByRole('button', { name: 'Order' }).click();
+      await expect.poll(() => page.getByTestId(/^order-/).allInnerTexts()).toEqual([expect.stringMatching(/Signed-in Rex, placed/)]);
+      await shot(page, 'signed-in-ordered');
+      // The order is the signed-in person's account's, not the server's first key's.
+      expect(await (await fetch(`${server.origin}/v1/store/orders`, { headers: withKey(key) })).json()).toEqual([]);
+      // A token the server no longer takes (run out, say): the page offers sign-in again.
+      await page.evaluate(() => sessionStorage.setItem('petstore-access-token', 'ran.out.token'));
+      await page.reload();
+      await expect.poll(() => page.locator('#key-status').innerText()).toBe('Your sign-in has ended: sign in again.');
+      expect(await page.getByRole('button', { name: /^Sign in with/ }).isVisible()).toBe(true);
+    } finally {
+      await issuer.stop();
+    }
   });
 
   it("says what to do when the server was started without the page's documents", async ({ browser }) => {

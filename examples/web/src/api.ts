@@ -18,15 +18,33 @@ interface GraphQLResponse<Result> {
 }
 
 const KEY_STORAGE = 'petstore-key';
-let apiKey = localStorage.getItem(KEY_STORAGE) ?? '';
+const TOKEN_STORAGE = 'petstore-access-token';
+// A pasted key is kept across visits; a signed-in person's access token only for this tab's session.
+let bearer = sessionStorage.getItem(TOKEN_STORAGE) ?? localStorage.getItem(KEY_STORAGE) ?? '';
 
 export function setApiKey(key: string): void {
-  apiKey = key.trim();
-  localStorage.setItem(KEY_STORAGE, apiKey);
+  bearer = key.trim();
+  localStorage.setItem(KEY_STORAGE, bearer);
+}
+
+/** The access token of the person signed in (sign-in.ts): sent as the key would be. */
+export function setAccessToken(token: string): void {
+  bearer = token;
+  sessionStorage.setItem(TOKEN_STORAGE, token);
+}
+
+/** Forgets the signed-in person's access token (it ran out): the page offers sign-in again. */
+export function signOut(): void {
+  bearer = '';
+  sessionStorage.removeItem(TOKEN_STORAGE);
+}
+
+export function isUnauthorized(error: unknown): boolean {
+  return error instanceof ApiError && error.code === 'UNAUTHORIZED';
 }
 
 export function hasApiKey(): boolean {
-  return apiKey !== '';
+  return bearer !== '';
 }
 
 /** What to tell a person about an error: the server's own words, or what to do when the server does not know this page. */
@@ -44,7 +62,7 @@ function request<Result, Variables>(document: TrustedDocument<Result, Variables>
   if (!hash) throw new Error('This document has no hash: run npm run codegen.');
   return {
     method: 'POST',
-    headers: { 'content-type': 'application/json', accept, authorization: `Bearer ${apiKey}` },
+    headers: { 'content-type': 'application/json', accept, authorization: `Bearer ${bearer}` },
     body: JSON.stringify({ documentId: hash, variables }),
   };
 }

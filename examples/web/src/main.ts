@@ -1,5 +1,6 @@
 import type { PetStatus, PetsPageQueryVariables } from './__generated__/graphql';
-import { explain, hasApiKey, run, setApiKey, subscribe } from './api';
+import { explain, hasApiKey, isUnauthorized, run, setAccessToken, setApiKey, signOut, subscribe } from './api';
+import { finishSignIn, signInWith } from './sign-in';
 import { AdvanceOrder, CreatePet, MessageUpdated, MyOrders, PetsPage, PlaceOrder, SendMessage } from './operations';
 
 const PAGE_SIZE = 5;
@@ -135,21 +136,57 @@ $('send-message').addEventListener('submit', async (event) => {
   }
 });
 
+let signingIn = false;
+
 /**
- * Reads what the page shows, once a key is set: nothing is sent without one. What went wrong
- * shows beside the key, and goes once a read succeeds.
+ * Reads what the page shows, once a key is set or the person signed in: nothing is sent without
+ * one. What went wrong shows beside the key, and goes once a read succeeds.
  */
 async function refresh(...reads: (() => Promise<void>)[]): Promise<void> {
   if (!hasApiKey()) {
-    $('key-status').textContent = 'Paste your API key above (the first start of the server printed one).';
+    $('key-status').textContent = signingIn
+      ? 'Sign in to see the store.'
+      : 'Paste your API key above (the first start of the server printed one).';
     return;
   }
   try {
     await Promise.all(reads.length > 0 ? reads.map((read) => read()) : [showPets(), showOrders()]);
     $('key-status').textContent = '';
   } catch (error) {
+    if (signingIn && isUnauthorized(error)) {
+      // The access token ran out (or was refused): the person signs in again.
+      signOut();
+      $('sign-in').hidden = false;
+      $('key-status').textContent = 'Your sign-in has ended: sign in again.';
+      return;
+    }
     say('key-status', error);
   }
 }
 
-void refresh();
+/**
+ * Where the server accepts access tokens from an issuer, the page signs its person in there
+ * instead of asking for a key (a code coming back from the issuer is exchanged first); where it
+ * does not, the key field stays.
+ */
+async function start(): Promise<void> {
+  try {
+    const token = await finishSignIn();
+    if (token) setAccessToken(token);
+    const signIn = await signInWith();
+    if (signIn) {
+      signingIn = true;
+      $('key-form').hidden = true;
+      const button = $<HTMLButtonElement>('sign-in');
+      button.hidden = hasApiKey();
+      button.textContent = `Sign in with ${new URL(signIn.issuer).host}`;
+      button.onclick = () => void signIn.start();
+    }
+  } catch (error) {
+    say('key-status', error);
+    return;
+  }
+  await refresh();
+}
+
+void start();
