@@ -3,7 +3,7 @@ import prettier from 'eslint-config-prettier';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['**/node_modules/', '**/__generated__/', 'data/', 'scratch/', '**/dist/', 'test-artifacts/'] },
+  { ignores: ['**/node_modules/', '**/__generated__/', 'data/', 'scratch/', '**/dist/', 'test-artifacts/', 'build/'] },
   js.configs.recommended,
   ...tseslint.configs.strict,
   // Formatting is Prettier's; eslint checks everything else.
