@@ -122,7 +122,7 @@ describe('petstore CLI', { timeout: 180_000 }, () => {
     const cases = [
       [['keys', '--help'], 'Usage: petstore keys <create|list|revoke>'],
       [['help', 'keys'], 'Usage: petstore keys <create|list|revoke>'],
-      [['keys', 'create', '--help'], 'Usage: petstore keys create --account NAME'],
+      [['keys', 'create', '--help'], 'Usage: petstore keys create --account NAME [--scopes LIST]'],
       [['keys', 'list', '-h'], 'Usage: petstore keys list'],
       [['help', 'keys', 'revoke'], 'Usage: petstore keys revoke ID'],
       [['serve', '--help'], 'Usage: petstore serve'],
