@@ -74,10 +74,17 @@ async function launch(name: string, args: string[], env: Record<string, string>,
   };
 }
 
-/** Compiles the server at `dir` (this checkout by default) as a production install does. */
-export function buildProject(dir = root): void {
+/**
+ * `npm run build` for `dir`: compiled, and the revision recorded as the build records it, so the
+ * ready line names what runs (`revision` for an archive with no git, else git's commit).
+ */
+export function buildProject(dir = root, revision?: string): void {
   execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(dir, 'tsconfig.build.json')], {
     stdio: 'inherit',
+  });
+  execFileSync(process.execPath, [join(dir, 'dist/config/write-build-info.js')], {
+    stdio: 'inherit',
+    env: revision ? { ...process.env, PETSTORE_REVISION: revision } : process.env,
   });
 }
 
@@ -90,7 +97,7 @@ export function buildRevision(rev: string, into: string): string {
   const archive = execFileSync('git', ['archive', '--format=tar', rev], { cwd: root, maxBuffer: 256 * 1024 * 1024 });
   execFileSync('tar', ['-x', '-C', into], { input: archive });
   symlinkSync(join(root, 'node_modules'), join(into, 'node_modules'));
-  buildProject(into);
+  buildProject(into, execFileSync('git', ['rev-parse', '--short=12', rev], { cwd: root, encoding: 'utf8' }).trim());
   return into;
 }
 

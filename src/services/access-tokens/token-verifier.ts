@@ -11,7 +11,7 @@ import { issuerKeys } from './issuer-keys.ts';
 import type { IssuerKeys } from './issuer-keys.ts';
 import { grantedScopes } from './scopes.ts';
 
-/** Why a token was refused, as metrics count it (petstore_token_refusals_total{reason}). */
+/** Why a token was refused, as metrics count it (petstore_access_token_refusals_total{reason}). */
 export type TokenRefusalReason =
   | 'malformed'
   | 'algorithm'
