@@ -5,6 +5,7 @@ import type { Kysely } from 'kysely';
 import type { DataVersion } from '../../db/data-version.ts';
 import type { Database } from '../../db/types.ts';
 import { AppError } from '../../errors/index.ts';
+import { boundedLru } from '../../util/bounded-lru.ts';
 import { accountForSubject } from '../accounts/account-for-subject.ts';
 import type { Principal } from '../principal.ts';
 import { issuerKeys } from './issuer-keys.ts';
@@ -91,7 +92,8 @@ export function createTokenVerifier(db: Kysely<Database>, dataVersion: DataVersi
     ]),
   );
   const allowed = new Set(algorithms);
-  const verified = new Map<string, Verified>();
+  // Each entry counts as 1: the bound is CACHE_SIZE tokens, the least recently used out first.
+  const verified = boundedLru<Verified>(CACHE_SIZE);
 
   const refuse = (reason: TokenRefusalReason, error: AppError): AppError => {
     onRefusal?.(reason);
@@ -169,9 +171,7 @@ export function createTokenVerifier(db: Kysely<Database>, dataVersion: DataVersi
       scopes: grantedScopes(payload as { scope?: unknown; scp?: unknown }),
       bucket: `sub:${hash('sha256', `${issuer.issuer}\n${subject}`, 'base64url').slice(0, 22)}`,
     };
-    verified.delete(slot);
-    if (verified.size >= CACHE_SIZE) verified.delete(verified.keys().next().value as string);
-    verified.set(slot, { principal, version, until: Math.min(expiresAt + clockSkewSeconds * 1000, Date.now() + CACHE_TTL_MS) });
+    verified.set(slot, { principal, version, until: Math.min(expiresAt + clockSkewSeconds * 1000, Date.now() + CACHE_TTL_MS) }, 1);
     return principal;
   }
 

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { ExpressionBuilder, Kysely } from 'kysely';
 import { preparedQuery } from '../../db/prepared-query.ts';
 import type { Database } from '../../db/types.ts';
 import type { KeyRefusal } from '../api-keys/key-states.ts';
@@ -9,12 +9,18 @@ export type VersionedTable = 'pets' | 'orders' | 'messages';
 /** Each versioned table's version, as the caller sees it, as of one read. */
 export type Versions = Readonly<Record<VersionedTable, string>>;
 
-// One statement, no table of its own: the versions and the key's standing as subqueries.
-const readRow = preparedQuery((db: Kysely<Database>, orders: string, messages: string, keyId: number) =>
-  db.selectNoFrom((eb) => [
+// The three versions as subqueries of one statement, beside the caller's standing.
+const versionColumns = (eb: ExpressionBuilder<Database, never>, orders: string, messages: string) =>
+  [
     eb.selectFrom('table_versions').select('version').where('name', '=', 'pets').as('pets'),
     eb.selectFrom('table_versions').select('version').where('name', '=', orders).as('orders'),
     eb.selectFrom('table_versions').select('version').where('name', '=', messages).as('messages'),
+  ] as const;
+
+// One statement, no table of its own: the versions and the key's standing as subqueries.
+const readRow = preparedQuery((db: Kysely<Database>, orders: string, messages: string, keyId: number) =>
+  db.selectNoFrom((eb) => [
+    ...versionColumns(eb, orders, messages),
     eb
       .selectFrom('api_keys')
       .innerJoin('accounts', 'accounts.id', 'api_keys.account_id')
@@ -37,9 +43,7 @@ const readRow = preparedQuery((db: Kysely<Database>, orders: string, messages: s
 // The same for an access token, which has no row of its own: the account's standing.
 const readRowForAccount = preparedQuery((db: Kysely<Database>, orders: string, messages: string, accountId: number) =>
   db.selectNoFrom((eb) => [
-    eb.selectFrom('table_versions').select('version').where('name', '=', 'pets').as('pets'),
-    eb.selectFrom('table_versions').select('version').where('name', '=', orders).as('orders'),
-    eb.selectFrom('table_versions').select('version').where('name', '=', messages).as('messages'),
+    ...versionColumns(eb, orders, messages),
     eb
       .selectFrom('accounts')
       .select((account) => account.case().when('accounts.disabled_at', 'is not', null).then('disabled').else('usable').end().as('standing'))
@@ -50,8 +54,8 @@ const readRowForAccount = preparedQuery((db: Kysely<Database>, orders: string, m
 
 /**
  * The versions the caller's answers are read under, in one statement with whether the calling
- * key (or, for an access token, its account) still works: why not, once it was revoked (or deleted) or its account disabled, by this
- * instance or any other. A cached answer is served only under versions read after every write
+ * key (or, for an access token, its account) still works: why not, once it was revoked (or
+ * deleted) or its account disabled, by this instance or any other. A cached answer is served only under versions read after every write
  * acknowledged before the request came, and never to a key that no longer works, whatever the
  * key cache still believes: the request itself is refused.
  */
