@@ -26,6 +26,8 @@ import type { GraphiQLPage } from './graphiql-page.ts';
 import { GRAPHQL_LIMITS } from './graphql-limits.ts';
 import { graphqlParams } from './http/graphql-params.ts';
 import { answerKinds } from './http/answer-kind.ts';
+import type { AnswerKind } from './http/answer-kind.ts';
+import { frameAnswer, STATUS_RULES_OF } from './http/frame-answer.ts';
 import { graphqlRunner, STREAM_ONLY } from './http/run-graphql.ts';
 import { createMaskError } from './mask-error.ts';
 import { mountGraphQLWs } from './mount-graphql-ws.ts';
@@ -139,7 +141,8 @@ export async function mountGraphQL(
     // Errors raised before Yoga runs (rate limit, idempotency, a bad request) still answer as GraphQL.
     errorHandler: errorHandler(sendGraphQLErrors, 'graphql'),
     preHandler: idempotent.preHandler,
-    onSend: [noStoreForPost, idempotent.onSend],
+    // Framing last: the kept answer is the result's JSON, which a replay frames for the transport it is asked on.
+    onSend: [noStoreForPost, idempotent.onSend, framer(answerKind)],
     url: GRAPHQL_ROUTE,
     method: ['GET', 'POST'],
     // Before a byte is parsed: 413 past it (graphql-limits.ts).
@@ -153,10 +156,11 @@ export async function mountGraphQL(
       const wanted = answerKind(req);
       if (wanted.kind === 'page' && graphiql) return sendGraphiQL(req, reply, await graphiql.html());
       if (wanted.kind === 'stream') return sendStream(reply, await yogaWholePath(yoga, req, reply));
-      if (wanted.kind !== 'json') return sendErrorBody(reply, NOTHING_ACCEPTABLE);
+      if (wanted.kind !== 'json' && wanted.kind !== 'framed') return sendErrorBody(reply, NOTHING_ACCEPTABLE);
       let answer;
       try {
-        answer = await runGraphQL(req, reply, graphqlParams(req), wanted.type);
+        answer = await runGraphQL(req, reply, graphqlParams(req), wanted.kind === 'json' ? wanted.type : STATUS_RULES_OF[wanted.type]);
+        if (wanted.kind === 'framed') framing.add(req);
       } catch (error) {
         if (error === STREAM_ONLY) return sendErrorBody(reply, STREAM_ONLY);
         throw error;
@@ -167,6 +171,22 @@ export async function mountGraphQL(
 }
 
 const NOTHING_ACCEPTABLE = AppError.of('NOT_ACCEPTABLE', 'graphqlNothingAcceptable');
+
+/** The requests whose result this route ran to be framed as a stream (a refusal before it ran keeps its JSON). */
+const framing = new WeakSet<FastifyRequest>();
+
+/** Frames the result (run now, or replayed for an Idempotency-Key) for a client that takes only a stream. */
+function framer(answerKind: (req: FastifyRequest) => AnswerKind) {
+  return (req: FastifyRequest, reply: FastifyReply, payload: unknown, done: (error: null, payload: unknown) => void): void => {
+    const wanted = answerKind(req);
+    if (wanted.kind !== 'framed' || typeof payload !== 'string') return done(null, payload);
+    if (!framing.has(req) && reply.getHeader('idempotent-replayed') !== 'true') return done(null, payload);
+    const { contentType, body } = frameAnswer(wanted.type, payload);
+    reply.type(contentType);
+    if (!reply.hasHeader('cache-control')) reply.header('Cache-Control', 'no-cache');
+    done(null, body);
+  };
+}
 
 /** A POST may run createKey, whose answer holds a secret: no cache on the way may keep any POST answer. */
 function noStoreForPost(req: FastifyRequest, reply: FastifyReply, payload: unknown, done: (error: null, payload: unknown) => void): void {

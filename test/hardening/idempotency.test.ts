@@ -180,6 +180,44 @@ describe('Idempotency-Key', () => {
     expect(different.body.errors?.[0]?.extensions).toEqual({ code: 'IDEMPOTENCY_KEY_REUSED', status: 422 });
   });
 
+  // An acknowledged write is stored once whatever carries its answer: a client that reads a
+  // mutation's answer as a stream (graphql-sse, Apollo Client's multipart link) holds the same promise.
+  it.for([
+    { name: 'SSE', accept: 'text/event-stream' },
+    { name: 'multipart', accept: 'multipart/mixed' },
+  ])('a mutation answered as a stream ($name) is stored once, and its retry is a replay in the same form', async ({ accept }, { t }) => {
+    const origin = await t.listen();
+    const headers = { ...t.auth, 'content-type': 'application/json', accept, 'idempotency-key': `gql-stream-${accept}` };
+    const body = JSON.stringify({ query: `mutation { createPet(input: { name: "Streamed ${accept}", categoryId: 2 }) { id name } }` });
+    const send = async () => {
+      const res = await fetch(`${origin}/graphql`, { method: 'POST', headers, body });
+      const text = await res.text();
+      const json = /\{"data".*\}/.exec(text)?.[0];
+      return { res, text, result: json ? (JSON.parse(json) as { data?: { createPet?: { id: string } } }) : null };
+    };
+    const before = await t.count('pets');
+    const first = await send();
+    expect(first.res.status).toBe(200);
+    expect(first.res.headers.get('content-type')).toMatch(accept === 'text/event-stream' ? /^text\/event-stream/ : /^multipart\/mixed/);
+    const id = first.result?.data?.createPet?.id;
+    expect(id).toMatch(/^\d+$/);
+    const stored = await t.db.selectFrom('pets').select(['id', 'name']).where('id', '=', Number(id)).execute();
+    expect(stored).toEqual([{ id: Number(id), name: `Streamed ${accept}` }]);
+    const again = await send();
+    expect(again.res.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.res.headers.get('content-type')).toBe(first.res.headers.get('content-type'));
+    expect(again.result).toEqual(first.result);
+    expect(await t.count('pets')).toBe(before + 1);
+    // The same key asked for as JSON: the same answer, as JSON.
+    const json = await graphql(t, `mutation { createPet(input: { name: "Streamed ${accept}", categoryId: 2 }) { id name } }`, undefined, {
+      ...t.auth,
+      'idempotency-key': `gql-stream-${accept}`,
+    });
+    expect(json.res.headers['idempotent-replayed']).toBe('true');
+    expect(json.body).toEqual(first.result);
+    expect(await t.count('pets')).toBe(before + 1);
+  });
+
   it('applies to sendMessage and placeOrder, and leaves queries alone', async ({ t }) => {
     for (const [mutation, table] of [
       ['mutation { sendMessage(message: "gql once") { id } }', 'messages'],

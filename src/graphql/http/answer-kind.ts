@@ -6,10 +6,19 @@ import { documentText } from '../plugins/use-trusted-documents.ts';
 import type { TrustedDocumentsOptions } from '../plugins/use-trusted-documents.ts';
 import { graphqlParams } from './graphql-params.ts';
 import { wantedAnswer } from './negotiate.ts';
-import type { JsonType } from './negotiate.ts';
+import type { JsonType, StreamType } from './negotiate.ts';
 
-/** How one request is answered: as JSON, as a stream (Yoga's), with GraphiQL's page, or 406. */
-export type AnswerKind = { kind: 'json'; type: JsonType } | { kind: 'stream' } | { kind: 'page' } | { kind: 'none' };
+/**
+ * How one request is answered: as JSON; its one result framed as a stream of one event (the
+ * client takes only streams, the operation needs none); as a stream of many (Yoga's); with
+ * GraphiQL's page; or 406.
+ */
+export type AnswerKind =
+  | { kind: 'json'; type: JsonType }
+  | { kind: 'framed'; type: StreamType }
+  | { kind: 'stream' }
+  | { kind: 'page' }
+  | { kind: 'none' };
 
 export interface AnswerKindOptions {
   /** Whether the route serves GraphiQL to browsers (their GETs are pages, not queries). */
@@ -22,9 +31,11 @@ export interface AnswerKindOptions {
  * How each request is answered, worked out once per request whoever asks (the route, the
  * response cache): by its Accept header, and where it takes both JSON and a stream, by its
  * operation. A subscription, or a query that asks for increments (@defer, @stream), goes to a
- * stream; everything else to JSON, the one fast path, which also answers a query with @defer or
- * @stream whole to a client that takes only JSON. A request whose operation cannot be read is
- * JSON's to refuse, in its words.
+ * stream; everything else to the one fast path, which also answers a query with @defer or
+ * @stream whole to a client that takes only JSON, and frames its one result as SSE or multipart
+ * for a client that takes only those (so a mutation, whose write and kept answer commit with the
+ * answer, never runs as a stream). A request whose operation cannot be read is the fast path's
+ * to refuse, in its words.
  */
 export function answerKinds({ withPage, trusted, documents }: AnswerKindOptions): (req: FastifyRequest) => AnswerKind {
   const needsStream = (req: FastifyRequest): boolean => {
@@ -44,7 +55,9 @@ export function answerKinds({ withPage, trusted, documents }: AnswerKindOptions)
     let kind = decided.get(req);
     if (kind) return kind;
     const wanted = wantedAnswer(req.headers.accept, req.method, withPage);
-    kind = wanted.kind === 'json' ? (wanted.stream && needsStream(req) ? { kind: 'stream' } : { kind: 'json', type: wanted.type }) : wanted;
+    if (wanted.kind === 'json') kind = wanted.stream && needsStream(req) ? { kind: 'stream' } : { kind: 'json', type: wanted.type };
+    else if (wanted.kind === 'stream') kind = needsStream(req) ? { kind: 'stream' } : { kind: 'framed', type: wanted.type };
+    else kind = wanted;
     decided.set(req, kind);
     return kind;
   };

@@ -4,14 +4,19 @@ import { memo } from '../../util/memo.ts';
 const JSON_TYPES = ['application/graphql-response+json', 'application/json'] as const;
 export type JsonType = (typeof JSON_TYPES)[number];
 
-/** Types only a stream answers (subscriptions; incremental delivery), which Yoga's whole path serves. */
-const STREAM_TYPES = ['text/event-stream', 'multipart/mixed'];
+/** The stream types: a subscription or increments need one; any other operation's one result can go out framed in one. */
+const STREAM_TYPES = ['text/event-stream', 'multipart/mixed'] as const;
+export type StreamType = (typeof STREAM_TYPES)[number];
 
 /**
  * What a request may be answered with: a JSON type (and whether a stream would do too, for an
  * operation only a stream can answer), only a stream, GraphiQL's page, or nothing this serves.
  */
-export type Wanted = { kind: 'json'; type: JsonType; stream: boolean } | { kind: 'stream' } | { kind: 'page' } | { kind: 'none' };
+export type Wanted =
+  | { kind: 'json'; type: JsonType; stream: boolean }
+  | { kind: 'stream'; type: StreamType }
+  | { kind: 'page' }
+  | { kind: 'none' };
 
 interface Range {
   type: string;
@@ -47,15 +52,21 @@ function negotiate(accept: string | undefined, method: string, withPage: boolean
   const ranges = rangesOf(accept ?? '*/*');
   // A browser opening the endpoint: GraphiQL, whatever else it would take (as Yoga decides it).
   if (withPage && method === 'GET' && ranges.some((r) => r.type === 'text' && r.subtype === 'html' && r.q > 0)) return { kind: 'page' };
-  const stream = STREAM_TYPES.some((media) => ranges.some((r) => `${r.type}/${r.subtype}` === media && r.q > 0));
+  // A stream type only when named: a wildcard is answered with JSON.
+  let streamType: { type: StreamType; q: number; at: number } | null = null;
+  for (const type of STREAM_TYPES) {
+    const at = ranges.findIndex((r) => `${r.type}/${r.subtype}` === type && r.q > 0);
+    const q = at < 0 ? 0 : (ranges[at]?.q ?? 0);
+    if (q > 0 && (!streamType || q > streamType.q || (q === streamType.q && at < streamType.at))) streamType = { type, q, at };
+  }
   let chosen: { type: JsonType; q: number; at: number } | null = null;
   for (const type of JSON_TYPES) {
     const { q, at } = qualityOf(ranges, type);
     // Higher q wins; then the type listed first; a tie on one wildcard keeps application/json, which every client reads.
     if (q > 0 && (!chosen || q > chosen.q || (q === chosen.q && at <= chosen.at))) chosen = { type, q, at };
   }
-  if (chosen) return { kind: 'json', type: chosen.type, stream };
-  return stream ? { kind: 'stream' } : { kind: 'none' };
+  if (chosen) return { kind: 'json', type: chosen.type, stream: streamType !== null };
+  return streamType ? { kind: 'stream', type: streamType.type } : { kind: 'none' };
 }
 
 // Clients send a handful of Accept values; an unbounded variety is not worth remembering.
