@@ -48,6 +48,7 @@ export const errorCatalogue = {
       graphqlNoOperationInDocument: 'The document defines no operation to run, only fragments.',
       graphqlOperationNameNeeded: "The document defines {{count}} operations: send 'operationName' to pick the one to run.",
       graphqlUnknownOperation: "The document defines no operation named '{{name}}'.",
+      graphqlNotAReference: "A representation must be an object whose '__typename' is {{types}}.",
       graphqlSocketSubscriptionsOnly: 'Over WebSocket only subscriptions run: send queries and mutations over HTTP (POST /graphql).',
     },
   },
@@ -82,6 +83,7 @@ export const errorCatalogue = {
         'The operation nests {{depth}} levels deep, over the limit of {{max}} (each field with a selection, inline fragment and fragment spread is a level).',
       graphqlAliases: 'The operation has {{count}} aliases, over the limit of {{max}} (counted through every fragment spread).',
       graphqlDirectives: 'The operation has {{count}} directives, over the limit of {{max}} (counted through every fragment spread).',
+      graphqlReferences: 'The operation carries {{count}} entity references, over the limit of {{max}}.',
       graphqlCost:
         'The operation costs {{cost}}, over the limit of {{max}}: a field that runs a query of its own costs 10, an object 1, and what is under a list counts once per item (first/last, 20 by default). Ask for smaller pages or fewer fields.',
     },

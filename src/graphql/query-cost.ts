@@ -26,7 +26,25 @@ export const QUERY_COST = {
   max: 5_000,
   /** A mutation's own weight, the IBM cost specification's default (writes run in a transaction). */
   mutation: 10,
+  /** Entity references (`_entities(representations:)`) one operation may carry, over all its aliases. */
+  maxReferences: 1_000,
 } as const;
+
+/**
+ * Fields whose list is as long as a list argument: federation's `_entities` answers one item
+ * per reference a gateway sends, so it is priced per reference (10 for the field, whose batch is
+ * one query per type, then each item as any list's). Not in the SDL: the federation library adds
+ * the field, and gateways, which write these queries themselves, do not price them.
+ */
+const SIZED_BY_ARGUMENT: ReadonlyMap<string, { argument: string; weight: number }> = new Map([
+  ['Query._entities', { argument: 'representations', weight: 10 }],
+]);
+
+/** What an operation costs, and how many entity references it carries (each bounded: QUERY_COST). */
+export interface OperationCost {
+  cost: number;
+  references: number;
+}
 
 type Variables = Record<string, unknown> | undefined;
 
@@ -86,7 +104,7 @@ interface Walk {
   fragments: Map<string, { type: string; selectionSet: SelectionSetNode }>;
   variables: Variables;
   /** A fragment's cost once per type and sizing it is spread under: each is walked once, whatever spreads it. */
-  fragmentCosts: Map<string, number>;
+  fragmentCosts: Map<string, OperationCost>;
 }
 
 /** The sizes the lists under a connection take (`nodes`, `edges`), by field name; null where none is sized. */
@@ -108,31 +126,47 @@ function typeWeight(rules: CostRules, type: GraphQLNamedType): number {
   return rules.typeWeight.get(type.name) ?? (isCompositeType(type) ? 1 : 0);
 }
 
-function fragmentCost(walk: Walk, name: string, sized: Sized): number {
+const NOTHING: OperationCost = { cost: 0, references: 0 };
+
+function fragmentCost(walk: Walk, name: string, sized: Sized): OperationCost {
   const fragment = walk.fragments.get(name);
-  if (!fragment) return 0;
+  if (!fragment) return NOTHING;
   const key = `${name}\n${sized ? [...sized].join(',') : ''}`;
   let total = walk.fragmentCosts.get(key);
   if (total !== undefined) return total;
   // Set before the walk: a cycle (refused before any cost is worked out) could not loop here either.
-  walk.fragmentCosts.set(key, 0);
+  walk.fragmentCosts.set(key, NOTHING);
   const type = walk.schema.getType(fragment.type);
-  total = type && isCompositeType(type) ? cost(walk, fragment.selectionSet, type, sized) : 0;
+  total = type && isCompositeType(type) ? cost(walk, fragment.selectionSet, type, sized) : NOTHING;
   walk.fragmentCosts.set(key, total);
   return total;
 }
 
+/** How many items a list argument holds (a literal or a variable; a single value is a list of one, as GraphQL coerces it). */
+function argumentLength(node: FieldNode, name: string, variables: Variables): number {
+  const given = node.arguments?.find((argument) => argument.name.value === name);
+  if (!given) return 0;
+  const value: unknown = valueFromASTUntyped(given.value, variables);
+  return Array.isArray(value) ? value.length : value == null ? 0 : 1;
+}
+
 /** What a selection costs, once: each field its weight and its type's, times its list's size, with what is under it. */
-function cost(walk: Walk, selectionSet: SelectionSetNode, type: GraphQLCompositeType, sized: Sized): number {
+function cost(walk: Walk, selectionSet: SelectionSetNode, type: GraphQLCompositeType, sized: Sized): OperationCost {
   let total = 0;
+  let references = 0;
   for (const selection of selectionSet.selections) {
     if (selection.kind === Kind.INLINE_FRAGMENT) {
       const on = selection.typeCondition ? walk.schema.getType(selection.typeCondition.name.value) : type;
-      if (on && isCompositeType(on)) total += cost(walk, selection.selectionSet, on, sized);
+      if (!on || !isCompositeType(on)) continue;
+      const inner = cost(walk, selection.selectionSet, on, sized);
+      total += inner.cost;
+      references += inner.references;
       continue;
     }
     if (selection.kind === Kind.FRAGMENT_SPREAD) {
-      total += fragmentCost(walk, selection.name.value, sized);
+      const inner = fragmentCost(walk, selection.name.value, sized);
+      total += inner.cost;
+      references += inner.references;
       continue;
     }
     const name = selection.name.value;
@@ -145,16 +179,24 @@ function cost(walk: Walk, selectionSet: SelectionSetNode, type: GraphQLComposite
     const listSize = walk.rules.listSize.get(coordinate);
     let factor = sized?.get(name) ?? 1;
     let childSized: Sized = null;
+    const byArgument = SIZED_BY_ARGUMENT.get(coordinate);
     if (listSize?.sizedFields?.length) {
       const size = slicingSize(selection, field, listSize, walk.variables);
       childSized = new Map(listSize.sizedFields.map((sizedField) => [sizedField, size]));
     } else if (listSize) {
       factor = slicingSize(selection, field, listSize, walk.variables);
     }
-    const below = selection.selectionSet && isCompositeType(named) ? cost(walk, selection.selectionSet, named, childSized) : 0;
-    total += factor * ((walk.rules.fieldWeight.get(coordinate) ?? 0) + typeWeight(walk.rules, named) + below);
+    const below = selection.selectionSet && isCompositeType(named) ? cost(walk, selection.selectionSet, named, childSized) : NOTHING;
+    if (byArgument) {
+      const items = argumentLength(selection, byArgument.argument, walk.variables);
+      total += factor * (byArgument.weight + items * (typeWeight(walk.rules, named) + below.cost));
+      references += factor * (items + items * below.references);
+      continue;
+    }
+    total += factor * ((walk.rules.fieldWeight.get(coordinate) ?? 0) + typeWeight(walk.rules, named) + below.cost);
+    references += factor * below.references;
   }
-  return total;
+  return { cost: total, references };
 }
 
 /**
@@ -166,17 +208,23 @@ function cost(walk: Walk, selectionSet: SelectionSetNode, type: GraphQLComposite
  * neither is given), another list its assumed size. These are the numbers a gateway reading the
  * same directives works out (test/federation). The work is what the database and the resolvers
  * do, so the same shape costs the same whatever the tables hold: counts are one row
- * (row_counts), pages are keyset. Linear in the document: a fragment is walked once per sizing
- * it is spread under.
+ * (row_counts), pages are keyset. A federation `_entities` batch is priced per reference it
+ * carries, and the references are counted for their own bound. Linear in the document: a
+ * fragment is walked once per sizing it is spread under.
  */
-export function queryCost(schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode, variables: Variables): number {
+export function queryCost(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operation: OperationDefinitionNode,
+  variables: Variables,
+): OperationCost {
   const root =
     operation.operation === 'query'
       ? schema.getQueryType()
       : operation.operation === 'mutation'
         ? schema.getMutationType()
         : schema.getSubscriptionType();
-  if (!root) return 0;
+  if (!root) return NOTHING;
   const fragments = new Map<string, { type: string; selectionSet: SelectionSetNode }>();
   for (const definition of document.definitions) {
     if (definition.kind === Kind.FRAGMENT_DEFINITION) {
@@ -184,5 +232,6 @@ export function queryCost(schema: GraphQLSchema, document: DocumentNode, operati
     }
   }
   const walk: Walk = { schema, rules: costRules(schema), fragments, variables, fragmentCosts: new Map() };
-  return (operation.operation === 'mutation' ? QUERY_COST.mutation : 0) + cost(walk, operation.selectionSet, root, null);
+  const { cost: fields, references } = cost(walk, operation.selectionSet, root, null);
+  return { cost: (operation.operation === 'mutation' ? QUERY_COST.mutation : 0) + fields, references };
 }

@@ -33,6 +33,7 @@ const EXAMPLE_VALUES: Record<Placeholder, string | number> = {
   audience: 'https://petstore.example.com/',
   claim: 'sub',
   scope: 'petstore:write',
+  types: 'Pet or Order',
 };
 
 /**

@@ -11,7 +11,7 @@ const costOf = (text: string, variables?: Record<string, unknown>) => {
   const document = parse(text);
   const operation = getOperationAST(document);
   if (!operation) throw new Error('no operation');
-  return queryCost(schema, document, operation, variables);
+  return queryCost(schema, document, operation, variables).cost;
 };
 
 describe('queryCost (what an operation costs to run, by the cost directives in schema/)', () => {

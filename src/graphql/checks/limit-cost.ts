@@ -3,13 +3,14 @@ import type { OperationDefinitionNode } from 'graphql';
 import { AppError } from '../../errors/index.ts';
 import { fromAppError } from '../coded-error.ts';
 import { QUERY_COST, queryCost } from '../query-cost.ts';
+import type { OperationCost } from '../query-cost.ts';
 import type { CheckedOperation, OperationCheck } from './operation-check.ts';
 
 // An operation without variables costs the same every time: the parser hands back the same
 // document for the same text, so a busy operation is walked once, not on every request.
-const fixedCost = new WeakMap<OperationDefinitionNode, number>();
+const fixedCost = new WeakMap<OperationDefinitionNode, OperationCost>();
 
-function costOf(args: CheckedOperation, operation: OperationDefinitionNode): number {
+function costOf(args: CheckedOperation, operation: OperationDefinitionNode): OperationCost {
   if (operation.variableDefinitions?.length) return queryCost(args.schema, args.document, operation, args.variableValues ?? undefined);
   let cost = fixedCost.get(operation);
   if (cost === undefined) fixedCost.set(operation, (cost = queryCost(args.schema, args.document, operation, undefined)));
@@ -18,12 +19,16 @@ function costOf(args: CheckedOperation, operation: OperationDefinitionNode): num
 
 /**
  * The cost limit (query-cost.ts), checked once the variables are known and before anything
- * runs: an operation over it is QUERY_TOO_COMPLEX (400), the whole request refused.
+ * runs: an operation over it, or carrying more entity references than a request may, is
+ * QUERY_TOO_COMPLEX (400), the whole request refused.
  */
 export const limitCost: OperationCheck = (args) => {
   const operation = getOperationAST(args.document, args.operationName);
   if (!operation) return;
-  const cost = costOf(args, operation);
+  const { cost, references } = costOf(args, operation);
+  if (references > QUERY_COST.maxReferences) {
+    throw fromAppError(AppError.of('QUERY_TOO_COMPLEX', 'graphqlReferences', { count: references, max: QUERY_COST.maxReferences }));
+  }
   if (cost <= QUERY_COST.max) return;
   throw fromAppError(AppError.of('QUERY_TOO_COMPLEX', 'graphqlCost', { cost, max: QUERY_COST.max }));
 };

@@ -1,6 +1,7 @@
 import { buildSubgraphSchema } from '@apollo/subgraph';
 import { concatAST, isObjectType, Kind, parse, visit } from 'graphql';
 import type { DocumentNode, GraphQLSchema } from 'graphql';
+import { AppError } from '../../errors/index.ts';
 import type { Reads } from '../resolvers/reading.ts';
 import { ENTITY_TYPES, entityResolvers } from './entity-resolvers.ts';
 
@@ -28,19 +29,35 @@ function withEntityKeys(typeDefs: DocumentNode): DocumentNode {
 
 type FieldResolvers = Record<string, unknown>;
 
+/** Whether a reference names an entity type of this subgraph: anything else Apollo's resolver throws on, for the whole batch. */
+function isReference(value: unknown): value is { __typename: string } {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const typename = (value as { __typename?: unknown }).__typename;
+  return typeof typename === 'string' && (ENTITY_TYPES as readonly string[]).includes(typename);
+}
+
 /**
  * `_entities` as one promise of its list, each reference that failed in its place as its error:
  * Apollo's resolver returns a list of promises, of which graphql-jit drops the rejected ones at
- * the end (the list came out shorter than the references sent); the stock executor's answer, whole.
+ * the end (the list came out shorter than the references sent); the stock executor's answer,
+ * whole. A reference that is not one (a string, no `__typename`, a type that is not an entity
+ * here) is VALIDATION_FAILED in its place, before Apollo's resolver, which would fail the batch.
  */
 function settleEntities(schema: GraphQLSchema): void {
   const field = schema.getQueryType()?.getFields()._entities;
   const resolve = field?.resolve;
   if (!field || !resolve) return;
-  field.resolve = async (...args) => {
-    const items = (await resolve(...args)) as unknown[];
+  field.resolve = async (source, args: { representations?: unknown }, context, info) => {
+    const sent = Array.isArray(args.representations) ? (args.representations as unknown[]) : [args.representations];
+    const references = sent.filter(isReference);
+    const items = references.length > 0 ? ((await resolve(source, { ...args, representations: references }, context, info)) as unknown[]) : [];
     const settled = await Promise.allSettled(items);
-    return settled.map((item) => (item.status === 'fulfilled' ? item.value : toError(item.reason)));
+    let next = 0;
+    return sent.map((reference) => {
+      if (!isReference(reference)) return AppError.of('VALIDATION_FAILED', 'graphqlNotAReference', { types: ENTITY_TYPES.join(' or ') });
+      const item = settled[next++];
+      return item?.status === 'fulfilled' ? item.value : toError(item?.reason);
+    });
   };
 }
 

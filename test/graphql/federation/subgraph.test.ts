@@ -95,6 +95,58 @@ describe('the Apollo Federation v2 subgraph (GRAPHQL_FEDERATION=true)', () => {
   });
 });
 
+describe('_entities under the cost limit and against hostile references', () => {
+  const pets = (n: number) => Array.from({ length: n }, (_, i) => ({ __typename: 'Pet', id: String((i % 3) + 1) }));
+
+  it('prices a batch by its references, so aliases over one large batch are refused before anything runs', async ({ t }) => {
+    selects.length = 0;
+    // Each Pet reference with its orders and their pets costs 1 + (1 + 1 + (1 + 1)) = 5 (10 a batch besides): 1,000 cost over 5,000.
+    const deep = '... on Pet { id orders { id pet { id } } }';
+    const aliased = `query($r: [_Any!]!) { a: _entities(representations: $r) { ${deep} } b: _entities(representations: $r) { ${deep} } }`;
+    const refused = await graphql(t, aliased, { r: pets(500) });
+    expect(refused.res.statusCode).toBe(400);
+    expect(refused.body.errors?.[0]?.extensions).toEqual({ code: 'QUERY_TOO_COMPLEX', status: 400 });
+    expect(refused.body.errors?.[0]?.message).toMatch(/^The operation costs 5020, over the limit of 5000/);
+    expect(selects).toEqual([]);
+    // One batch of 300 plain references is 10 + 300: answered.
+    const one = await graphql(t, ENTITIES, { r: pets(300) });
+    expect(one.body.errors).toBeUndefined();
+    expect(one.body.data?._entities).toHaveLength(300);
+  });
+
+  it('bounds the references one request may carry (1,000), literal or in variables', async ({ t }) => {
+    const over = await graphql(t, ENTITIES, { r: pets(1001) });
+    expect(over.res.statusCode).toBe(400);
+    expect(over.body.errors?.[0]?.extensions).toEqual({ code: 'QUERY_TOO_COMPLEX', status: 400 });
+    expect(over.body.errors?.[0]?.message).toBe('The operation carries 1001 entity references, over the limit of 1000.');
+    const split = `query($r: [_Any!]!) { a: _entities(representations: $r) { __typename } b: _entities(representations: $r) { __typename } }`;
+    const twice = await graphql(t, split, { r: pets(501) });
+    expect(twice.body.errors?.[0]?.message).toBe('The operation carries 1002 entity references, over the limit of 1000.');
+  });
+
+  it('answers a reference it cannot read with a coded error in its place, never INTERNAL_ERROR', async ({ t }) => {
+    const hostile = [
+      { __typename: 'Nope', id: '1' },
+      'a string',
+      { __typename: 'Pet', id: { nested: true } },
+      { __typename: 'Pet', id: 12 },
+      { __typename: 'Pet' },
+      { id: '1' },
+      [{ __typename: 'Pet', id: '1' }],
+      { __typename: '__Schema', id: '1' },
+      { __typename: 'PetConnection', id: '1' },
+      { __typename: 'Pet', id: '1' },
+    ];
+    const { res, body } = await graphql(t, 'query($r: [_Any!]!) { _entities(representations: $r) { ... on Pet { id } } }', { r: hostile });
+    expect(res.statusCode).toBe(200);
+    // Each bad reference is null with its own VALIDATION_FAILED; the good one is answered.
+    expect(body.data?._entities).toEqual([null, null, null, null, null, null, null, null, null, { id: '1' }]);
+    expect(body.errors?.map((error) => [error.path?.[1], error.extensions?.code])).toEqual(
+      [0, 1, 2, 3, 4, 5, 6, 7, 8].map((at) => [at, at === 3 ? 'PET_NOT_FOUND' : 'VALIDATION_FAILED']),
+    );
+  });
+});
+
 describe('the same graph either way', () => {
   it('answers every query as the server without federation does', async ({ t, makeApp }) => {
     const plain = await makeApp();
