@@ -10,6 +10,7 @@ import { mountGraphQL } from './graphql/mount-graphql.ts';
 import { createFastify } from './http/create-fastify.ts';
 import type { LogStream } from './http/create-fastify.ts';
 import { rateLimitChecks } from './http/limits/rate-limit-checks.ts';
+import { clientAddressOf } from './http/limits/client-address.ts';
 import { createRateLimiter } from './http/limits/rate-limiter.ts';
 import { createRedisRateLimiter } from './http/limits/redis-rate-limiter.ts';
 import { openResponseStore } from './http/caching/response-store.ts';
@@ -102,7 +103,12 @@ export async function createApp({ config, database = openDatabase(config.databas
     live,
     verifier,
     credentials,
-    rateLimit: limits.keyed,
+    socketLimits: {
+      keyed: limits.keyed,
+      keyless: limits.keyless,
+      newAccount: (address) => limits.newAccount(address, null),
+      addressOf: clientAddressOf(config.trustProxy),
+    },
     graphiql: config.graphiql,
     introspection: config.graphqlIntrospection,
     production: config.nodeEnv === 'production',

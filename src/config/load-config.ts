@@ -145,8 +145,10 @@ export interface RateLimitConfig {
   messagesPerKey: number;
   /** Requests without a valid key per client address per minute: throttles key guessing. */
   perAddressWithoutKey: number;
-  /** Sign-ups per client address per minute (SIGNUP=open); counted even when perKey is 0. */
+  /** Sign-ups per client address per minute (SIGNUP=open), accounts made for token subjects included; counted even when perKey is 0. */
   signupsPerAddress: number;
+  /** New accounts per minute over all addresses (shared through Redis: the whole fleet), sign-ups and token subjects together. */
+  newAccounts: number;
 }
 
 export interface DeliveryConfig {
@@ -299,6 +301,7 @@ export function loadConfig(env: Env = process.env): Config {
       messagesPerKey: integer(problems, env, 'MESSAGE_RATE_LIMIT_PER_MINUTE', 60, 1, 1_000_000),
       perAddressWithoutKey: integer(problems, env, 'UNAUTHENTICATED_RATE_LIMIT_PER_MINUTE', 60, 1, 1_000_000),
       signupsPerAddress: integer(problems, env, 'SIGNUP_RATE_LIMIT_PER_MINUTE', 2, 1, 1_000),
+      newAccounts: integer(problems, env, 'NEW_ACCOUNTS_PER_MINUTE', 60, 1, 100_000),
     },
   };
   if (problems.length > 0) throw new ConfigError(problems);

@@ -105,6 +105,7 @@ export const errorCatalogue = {
       tokenAudience: "The access token is for another API: its audience is not '{{audience}}'.",
       tokenIssuer: "The access token's issuer is not one this server trusts.",
       tokenNoSubject: "The access token has no '{{claim}}' claim to name its account.",
+      tokenBadSubject: "The access token's '{{claim}}' claim cannot name an account: at most 255 characters, and no control characters.",
       tokenNoAccount: "No account is linked to this access token's subject.",
       tokenAccountDisabled: "The access token's account is disabled.",
       graphqlTokenExpiredWhileSubscribed: 'The access token has expired; this subscription has ended. Subscribe again with a new token.',

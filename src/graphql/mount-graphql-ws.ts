@@ -30,12 +30,23 @@ type Subscriber = { subscribe: ReturnType<Yoga['getEnveloped']>['subscribe'] };
 /** The largest message a client may send: what a GraphQL body over HTTP may be. */
 const MAX_MESSAGE_BYTES = GRAPHQL_LIMITS.maxBodyBytes;
 
+/** The budgets a socket is charged to, as an HTTP request is (each throws RATE_LIMITED when spent). */
+export interface SocketLimits {
+  /** A subscribe, to its credential's request budget. */
+  keyed: (bucket: string) => MaybePromise<void>;
+  /** A connection_init without a valid credential, to its client's address. */
+  keyless: (address: string) => Promise<void>;
+  /** An account made for a token's new subject, as a sign-up from the address. */
+  newAccount: (address: string) => Promise<void>;
+  /** The client's address of an upgrade request (TRUST_PROXY honoured). */
+  addressOf: (request: IncomingMessage) => string;
+}
+
 export interface GraphQLWsOptions {
   credentials: Credentials;
   /** Trusted documents, as over HTTP. */
   trusted: TrustedDocumentsOptions;
-  /** Charges a subscribe to its credential's request budget; throws RATE_LIMITED when it is spent. */
-  rateLimit: (bucket: string) => MaybePromise<void>;
+  limits: SocketLimits;
 }
 
 interface Connection extends Record<PropertyKey, unknown> {
@@ -96,16 +107,19 @@ function socketRequest(app: FastifyInstance, principal: Principal, authorization
  * and idempotency live. When the listener closes (shutdown), sockets close with 1001 and clients
  * reconnect elsewhere.
  */
-export function mountGraphQLWs(app: FastifyInstance, yoga: Yoga, { credentials, trusted, rateLimit }: GraphQLWsOptions): void {
+export function mountGraphQLWs(app: FastifyInstance, yoga: Yoga, { credentials, trusted, limits }: GraphQLWsOptions): void {
   const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
 
-  async function principalOf(authorization: string | undefined): Promise<Principal | AppError> {
-    return (await authenticate(credentials, authorization)) ?? unauthorized(authorization);
+  async function principalOf(authorization: string | undefined, address: string): Promise<Principal | AppError> {
+    return (await authenticate(credentials, authorization, () => limits.newAccount(address))) ?? unauthorized(authorization);
   }
 
   const closeWith = (socket: { close(code: number, reason: string): void }, error: AppError) =>
-    // A close reason is at most 123 bytes.
-    socket.close(CloseCode.Forbidden, Buffer.from(error.message).subarray(0, 123).toString());
+    // A close reason is at most 123 bytes. A spent budget is graphql-ws's 4429, a refusal 4403.
+    socket.close(
+      error.code === 'RATE_LIMITED' ? CloseCode.TooManyInitialisationRequests : CloseCode.Forbidden,
+      Buffer.from(error.message).subarray(0, 123).toString(),
+    );
 
   useServer<Record<string, unknown>, Connection>(
     {
@@ -115,9 +129,15 @@ export function mountGraphQLWs(app: FastifyInstance, yoga: Yoga, { credentials, 
       jsonMessageReviver: (key, value: unknown) => (key === '' ? withQueryForTrustedId(value) : value),
       async onConnect(ctx) {
         const authorization = authorizationOf(ctx.connectionParams, ctx.extra.request);
-        const found = await principalOf(authorization);
+        const address = limits.addressOf(ctx.extra.request);
+        const found = await principalOf(authorization, address);
         if (found instanceof AppError) {
-          closeWith(ctx.extra.socket, found);
+          // Charged to the address as an HTTP request refused for its key is: guessing keys over sockets is as slow.
+          const spent = await limits.keyless(address).then(
+            () => null,
+            (error: unknown) => (error instanceof AppError ? error : Promise.reject(error)),
+          );
+          closeWith(ctx.extra.socket, spent ?? found);
           return false;
         }
         ctx.extra.principal = found;
@@ -126,14 +146,14 @@ export function mountGraphQLWs(app: FastifyInstance, yoga: Yoga, { credentials, 
       },
       async onSubscribe(ctx, _id, payload) {
         // The key again: it may have been revoked since the socket opened.
-        const found = await principalOf(ctx.extra.token);
+        const found = await principalOf(ctx.extra.token, limits.addressOf(ctx.extra.request));
         if (found instanceof AppError) {
           closeWith(ctx.extra.socket, found);
           return [forSocket(found)];
         }
         // Each subscribe is an operation (its first read included), charged as an HTTP request is.
         try {
-          await rateLimit(found.bucket);
+          await limits.keyed(found.bucket);
         } catch (error) {
           if (error instanceof AppError) return [forSocket(error)];
           throw error;

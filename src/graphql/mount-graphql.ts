@@ -31,6 +31,7 @@ import { frameAnswer, STATUS_RULES_OF } from './http/frame-answer.ts';
 import { graphqlRunner, STREAM_ONLY } from './http/run-graphql.ts';
 import { createMaskError } from './mask-error.ts';
 import { mountGraphQLWs } from './mount-graphql-ws.ts';
+import type { SocketLimits } from './mount-graphql-ws.ts';
 import { hasGraphQLErrors, isMutationRequest } from './mutation-request.ts';
 import { documentParser } from './parse-document.ts';
 import { petstoreSchema } from './petstore-schema.ts';
@@ -62,8 +63,8 @@ export interface MountGraphQLOptions extends Omit<
   verifier: KeyVerifier;
   /** Checks the credentials of WebSocket connections (graphql-ws), which no HTTP hook sees. */
   credentials: Credentials;
-  /** Charges a WebSocket subscribe to its credential's request budget (throws RATE_LIMITED), as the HTTP edge does a request. */
-  rateLimit: (bucket: string) => MaybePromise<void>;
+  /** What a WebSocket is charged, as the HTTP edge charges a request (mount-graphql-ws.ts). */
+  socketLimits: SocketLimits;
   /** Where query answers are kept per account, served while the data they were read from is unchanged (use-response-cache.ts); null: nowhere. */
   responseCache?: { store: ResponseStore; maxEntryBytes: number } | null;
 }
@@ -79,7 +80,7 @@ export async function mountGraphQL(
   {
     verifier,
     credentials,
-    rateLimit,
+    socketLimits,
     responseCache: kept = null,
     graphiql: withGraphiQL = true,
     introspection = true,
@@ -117,7 +118,7 @@ export async function mountGraphQL(
     tracing: options.tracing ?? false,
     fetchAPI: yoga.fetchAPI,
   });
-  mountGraphQLWs(app, yoga, { credentials, trusted, rateLimit });
+  mountGraphQLWs(app, yoga, { credentials, trusted, limits: socketLimits });
   if (kept) {
     useResponseCache(app, {
       ...kept,

@@ -1,3 +1,4 @@
+import WebSocket from 'ws';
 import { describe, expect, it } from '../helpers/fixtures.ts';
 import { createApiKey } from '../../src/services/api-keys/index.ts';
 import { graphql } from '../helpers/graphql.ts';
@@ -105,6 +106,35 @@ describe('rate limiting', () => {
     expect(guess.headers['ratelimit-policy']).toBe('"per-address-without-key";q=3;w=60');
     // A valid key is counted on its own quota, not the address's.
     expect((await t.call({ url: '/v1/pets' })).statusCode).toBe(200);
+  });
+
+  it('charges a WebSocket connection_init with a bad key to the address, as an HTTP request with one', async ({ makeApp }) => {
+    const t = await makeApp({ UNAUTHENTICATED_RATE_LIMIT_PER_MINUTE: '3' });
+    const origin = (await t.listen()).replace('http', 'ws');
+    /** Opens a graphql-ws socket with `authorization`; resolves with the close code and reason. */
+    const attempt = (authorization: string) =>
+      new Promise<{ code: number; reason: string }>((resolve, reject) => {
+        const socket = new WebSocket(`${origin}/graphql`, 'graphql-transport-ws');
+        socket.on('open', () => socket.send(JSON.stringify({ type: 'connection_init', payload: { Authorization: authorization } })));
+        socket.on('close', (code, reason) => resolve({ code, reason: reason.toString() }));
+        socket.on('error', reject);
+      });
+    const closes = [];
+    for (let i = 0; i < 4; i++) closes.push(await attempt(`Bearer psk_${String(i).repeat(40)}`));
+    expect(closes.slice(0, 3).map((close) => close.reason)).toEqual(Array(3).fill('The API key is invalid or has been revoked.'));
+    expect(closes[3]?.code).toBe(4429);
+    expect(closes[3]?.reason).toMatch(/^Rate limit of 3 per minute \(per-address-without-key\) reached/);
+    // The address's budget is spent over HTTP too.
+    const http = await t.app.inject({ url: '/v1/pets', headers: { authorization: `Bearer psk_${'9'.repeat(40)}` } });
+    expect(http.statusCode).toBe(429);
+    // A valid key still connects: its requests are its own.
+    const ok = new WebSocket(`${origin}/graphql`, 'graphql-transport-ws');
+    const acked = await new Promise<string>((resolve) => {
+      ok.on('open', () => ok.send(JSON.stringify({ type: 'connection_init', payload: { Authorization: t.auth.authorization } })));
+      ok.on('message', (data) => resolve((JSON.parse(data.toString()) as { type: string }).type));
+    });
+    expect(acked).toBe('connection_ack');
+    ok.close();
   });
 
   it('is off with RATE_LIMIT_PER_MINUTE=0', async ({ makeApp }) => {

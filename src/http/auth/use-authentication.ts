@@ -22,8 +22,8 @@ declare module 'fastify' {
  * Who is calling, from `Authorization: Bearer <key or token>`: null for none, or one that is not
  * valid. A promise only when the credential had to be looked up.
  */
-function identify(credentials: Credentials, request: FastifyRequest): MaybePromise<void> {
-  return whenReady(authenticate(credentials, request.headers.authorization), (verdict) => {
+function identify(credentials: Credentials, request: FastifyRequest, admit: () => Promise<void>): MaybePromise<void> {
+  return whenReady(authenticate(credentials, request.headers.authorization, admit), (verdict) => {
     if (verdict instanceof AppError) request.authRefusal = verdict;
     else request.principal = verdict;
   });
@@ -33,6 +33,8 @@ export interface IdentifyOptions {
   credentials: Credentials;
   /** Counts the request once the caller is known. */
   rateLimit: (request: FastifyRequest, reply: FastifyReply) => MaybePromise<void>;
+  /** Charges an account made for a token's new subject, as a sign-up is (throws RATE_LIMITED). */
+  newAccount: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
 }
 
 /**
@@ -44,6 +46,7 @@ export interface IdentifyOptions {
 export function identifyAndCount({
   credentials,
   rateLimit,
+  newAccount,
 }: IdentifyOptions): (request: FastifyRequest, reply: FastifyReply) => Promise<void> {
   return async (request, reply) => {
     // Read once per request (routeOptions builds an object per read); the access line reads the flag.
@@ -53,7 +56,7 @@ export function identifyAndCount({
       return;
     }
     if (config.asset) return;
-    const pending = identify(credentials, request);
+    const pending = identify(credentials, request, () => newAccount(request, reply));
     if (pending) await pending;
     const counting = rateLimit(request, reply);
     if (counting) await counting;

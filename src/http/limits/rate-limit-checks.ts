@@ -29,6 +29,14 @@ export interface RateLimitChecks {
    * security limit, so it never fails open: when the shared store cannot count, this process does.
    */
   signup(request: FastifyRequest, reply: FastifyReply): Promise<void>;
+  /**
+   * An account made for an access token's new subject: charged as a sign-up is (the address's
+   * budget), and, as every new account, to the fleet-wide budget of new accounts. Fail-closed too.
+   * `reply` carries the headers, where there is one (not on a WebSocket).
+   */
+  newAccount(address: string, reply: FastifyReply | null): Promise<void>;
+  /** An attempt without a valid credential that comes without an HTTP request of its own (a graphql-ws connection_init), charged to its address. */
+  keyless(address: string): Promise<void>;
 }
 
 /** The checks, each throwing RATE_LIMITED (429) when a quota is spent. */
@@ -40,6 +48,13 @@ export function rateLimitChecks(limiter: RateLimiter, limits: RateLimitConfig, m
       throw AppError.of('RATE_LIMITED', 'spent', { limit: decision.limit, policy: decision.policy, seconds: decision.resetSeconds });
     }
   };
+  // The address's budget first, then the fleet's: a flood from one address spends only its own.
+  async function newAccount(address: string, reply: FastifyReply | null): Promise<void> {
+    enforce(reply, await limiter.take(`signup:${address}`, 'signups-per-address', limits.signupsPerAddress, { failClosed: true }));
+    // Announced only when it refuses: the fleet's count is nobody's own budget.
+    const fleet = await limiter.take('accounts', 'new-accounts', limits.newAccounts, { failClosed: true });
+    enforce(fleet.allowed ? null : reply, fleet);
+  }
   return {
     async request(request, reply) {
       if (limits.perKey === 0) return;
@@ -58,8 +73,11 @@ export function rateLimitChecks(limiter: RateLimiter, limits: RateLimitConfig, m
       const owner = request.principal.keyId ?? request.principal.bucket;
       enforce(reply, await limiter.take(`messages:${owner}`, 'messages-per-key', limits.messagesPerKey, { cost: count }));
     },
-    async signup(request, reply) {
-      enforce(reply, await limiter.take(`signup:${request.ip}`, 'signups-per-address', limits.signupsPerAddress, { failClosed: true }));
+    signup: (request, reply) => newAccount(request.ip, reply),
+    newAccount,
+    async keyless(address) {
+      if (limits.perKey === 0) return;
+      enforce(null, await limiter.take(`addr:${address}`, 'per-address-without-key', limits.perAddressWithoutKey));
     },
   };
 }

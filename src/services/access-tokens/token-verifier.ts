@@ -52,7 +52,8 @@ export interface TokenVerifier {
   claims(credential: string): boolean;
   /** The verdict without I/O: for a token verified recently, with nothing written since and not yet expired. */
   recall(token: string): TokenVerdict | undefined;
-  verify(token: string): Promise<TokenVerdict>;
+  /** The verdict; `admit` runs before an account is made for a new subject, and may refuse it by throwing. */
+  verify(token: string, admit?: () => Promise<void>): Promise<TokenVerdict>;
   close(): void;
 }
 
@@ -62,6 +63,9 @@ const TOKEN_TYPES = new Set(['at+jwt', 'application/at+jwt', 'jwt']);
 /** A verified token is trusted this long at most without reading its account again, as a key is. */
 const CACHE_TTL_MS = 60_000;
 const CACHE_SIZE = 10_000;
+/** A subject that can name an account on every engine: OpenID Connect's 255 characters, none a control character (PostgreSQL's text holds no U+0000). */
+// eslint-disable-next-line no-control-regex -- control characters are exactly what it refuses
+const STORABLE_SUBJECT = /^[^\u0000-\u001f\u007f]{1,255}$/;
 
 interface Verified {
   principal: Principal;
@@ -109,12 +113,12 @@ export function createTokenVerifier(db: Kysely<Database>, dataVersion: DataVersi
   }
 
   /**
-   * The refusal jose's error stands for. A key id the issuer's set lacks is invalid once the set
-   * was fetched again for it; while the set may not be fetched yet (the refresh cooldown), it is
-   * a key the issuer may have just rotated in: unavailable for now, to retry.
+   * The refusal jose's error stands for. A key id the issuer's set lacks is a bad signature,
+   * whether or not the set could be fetched again for it: within the refresh cooldown the set
+   * is as fresh as the issuer lets it be, and calling a made-up kid an outage (503) would make
+   * an attack look like one. A key the issuer really just rotated in works after the cooldown.
    */
-  function refusalOf(error: unknown, refreshed: boolean): AppError {
-    if (error instanceof errors.JWKSNoMatchingKey && !refreshed) return unavailable();
+  function refusalOf(error: unknown): AppError {
     if (error instanceof errors.JWTExpired) return refuse('expired', AppError.of('UNAUTHORIZED', 'tokenExpired'));
     if (error instanceof errors.JWTClaimValidationFailed) {
       if (error.claim === 'nbf' || error.claim === 'iat') return refuse('not_yet_valid', AppError.of('UNAUTHORIZED', 'tokenNotYetValid'));
@@ -129,7 +133,7 @@ export function createTokenVerifier(db: Kysely<Database>, dataVersion: DataVersi
     throw error;
   }
 
-  async function check(token: string, slot: string, version: string): Promise<TokenVerdict> {
+  async function check(token: string, slot: string, version: string, admit?: () => Promise<void>): Promise<TokenVerdict> {
     let payload: JWTPayload;
     let header;
     try {
@@ -144,7 +148,6 @@ export function createTokenVerifier(db: Kysely<Database>, dataVersion: DataVersi
     if (!issuer) return refuse('issuer', AppError.of('UNAUTHORIZED', 'tokenIssuer'));
     const keys = issuer.keys();
     if (!keys) return unavailable();
-    const refreshable = !keys.coolingDown;
     try {
       ({ payload } = await jwtVerify(token, keys, {
         issuer: issuer.issuer,
@@ -154,13 +157,14 @@ export function createTokenVerifier(db: Kysely<Database>, dataVersion: DataVersi
         requiredClaims: ['exp'],
       }));
     } catch (error) {
-      return refusalOf(error, refreshable);
+      return refusalOf(error);
     }
     const subject = payload[accountClaim];
     if (typeof subject !== 'string' || subject === '') {
       return refuse('no_subject', AppError.of('UNAUTHORIZED', 'tokenNoSubject', { claim: accountClaim }));
     }
-    const account = await accountForSubject(db, issuer.issuer, subject, { create: newSubjects === 'create' });
+    if (!STORABLE_SUBJECT.test(subject)) return refuse('no_subject', AppError.of('UNAUTHORIZED', 'tokenBadSubject', { claim: accountClaim }));
+    const account = await accountForSubject(db, issuer.issuer, subject, { create: newSubjects === 'create', admit });
     if (!account) return refuse('no_account', AppError.of('UNAUTHORIZED', 'tokenNoAccount'));
     if (account.disabled) return refuse('account_disabled', AppError.of('UNAUTHORIZED', 'tokenAccountDisabled'));
     const expiresAt = (payload.exp as number) * 1000;
@@ -180,10 +184,10 @@ export function createTokenVerifier(db: Kysely<Database>, dataVersion: DataVersi
     recall(token) {
       return recalled(hash('sha256', token, 'base64'), dataVersion());
     },
-    verify(token) {
+    verify(token, admit) {
       const slot = hash('sha256', token, 'base64');
       const version = dataVersion();
-      return Promise.resolve(recalled(slot, version) ?? check(token, slot, version));
+      return Promise.resolve(recalled(slot, version) ?? check(token, slot, version, admit));
     },
     close() {
       verified.clear();

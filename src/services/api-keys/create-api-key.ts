@@ -4,7 +4,7 @@ import type { Database } from '../../db/types.ts';
 import { AppError } from '../../errors/index.ts';
 import type { Scope } from '../access-tokens/scopes.ts';
 import type { NewApiKeyWithSecret } from './api-key-schema.ts';
-import { ACCOUNT_NAME_PATTERN, ACCOUNT_NAME_RULE, generateApiKey, hashApiKey, keyPrefix } from './key-format.ts';
+import { ACCOUNT_NAME_PATTERN, ACCOUNT_NAME_RULE, generateApiKey, hashApiKey, keyPrefix, SUBJECT_ACCOUNT_NAME_PATTERN } from './key-format.ts';
 
 /** A key the operator made, with the account it was made for. */
 export interface CreatedApiKey extends NewApiKeyWithSecret {
@@ -79,21 +79,29 @@ export async function insertApiKey(
   throw new Error('could not draw an unused API key');
 }
 
-/** The operator's way (CLI): a key for the account, creating the account when it is new. No cap: the operator decides. */
+/**
+ * The operator's way (CLI): a key for the account, creating the account when it is new. No cap:
+ * the operator decides. A token subject's account (its name made by the server) takes keys too,
+ * but is never made here.
+ */
 export async function createApiKey(
   db: Kysely<Database>,
   accountName: string,
   { scopes = null }: { scopes?: readonly Scope[] | null } = {},
 ): Promise<CreatedApiKey> {
-  if (!ACCOUNT_NAME_PATTERN.test(accountName)) throw AppError.of('VALIDATION_FAILED', 'accountName', { rule: ACCOUNT_NAME_RULE });
+  const subjects = SUBJECT_ACCOUNT_NAME_PATTERN.test(accountName);
+  if (!subjects && !ACCOUNT_NAME_PATTERN.test(accountName)) throw AppError.of('VALIDATION_FAILED', 'accountName', { rule: ACCOUNT_NAME_RULE });
   const createdAt = new Date().toISOString();
   return db.transaction().execute(async (trx) => {
-    await trx
-      .insertInto('accounts')
-      .values({ name: accountName, created_at: createdAt })
-      .onConflict((oc) => oc.column('name').doNothing())
-      .execute();
-    const account = await trx.selectFrom('accounts').select('id').where('name', '=', accountName).executeTakeFirstOrThrow();
+    if (!subjects) {
+      await trx
+        .insertInto('accounts')
+        .values({ name: accountName, created_at: createdAt })
+        .onConflict((oc) => oc.column('name').doNothing())
+        .execute();
+    }
+    const account = await trx.selectFrom('accounts').select('id').where('name', '=', accountName).executeTakeFirst();
+    if (!account) throw AppError.of('ACCOUNT_NOT_FOUND', 'byName', { name: accountName });
     return { ...(await insertApiKey(trx, account.id, createdAt, { scopes })), account: accountName };
   });
 }

@@ -11,6 +11,11 @@ export const ACCOUNT_NAME_MAX_LENGTH = 64;
 export const ACCOUNT_NAME_PATTERN = new RegExp(`^[A-Za-z0-9][A-Za-z0-9._-]{0,${ACCOUNT_NAME_MAX_LENGTH - 1}}$`);
 /** The same rule in words, for every message and description that states it. */
 export const ACCOUNT_NAME_RULE = '1-64 letters, digits, ".", "_" or "-", starting with a letter or digit';
+/**
+ * Names the server gives the accounts of access tokens' subjects: a readable part, `~` (which no
+ * chosen name may hold, so the two kinds never collide) and hex from a hash of issuer and subject.
+ */
+export const SUBJECT_ACCOUNT_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,31}~[0-9a-f]{10,24}$/;
 
 export const API_KEY_LENGTH = 4 + BODY_LENGTH;
 export const API_KEY_PATTERN = new RegExp(`^psk_[A-Za-z0-9]{${BODY_LENGTH}}$`);

@@ -15,6 +15,21 @@ function endedBecause(why: KeyRefusal | 'expired'): AppError {
   return AppError.of('UNAUTHORIZED', why === 'revoked' ? 'graphqlRevokedWhileSubscribed' : 'graphqlDisabledWhileSubscribed');
 }
 
+/** A timer's longest delay (2^31 - 1 ms, 24.8 days): Node runs a longer one at once. */
+const MAX_DELAY_MS = 2 ** 31 - 1;
+
+/** Runs `run` at the time `when` (ms since the epoch), however far off, without holding the process open. */
+function at(when: number, run: () => void): { clear(): void } {
+  let timer: NodeJS.Timeout;
+  const arm = () => {
+    const left = when - Date.now();
+    timer = setTimeout(left > MAX_DELAY_MS ? arm : run, Math.max(0, Math.min(left, MAX_DELAY_MS)));
+    timer.unref();
+  };
+  arm();
+  return { clear: () => clearTimeout(timer) };
+}
+
 /** What this registry does with a stream, whatever its events are. */
 type Stoppable = Pick<EventStream<unknown>, 'end' | 'stop'>;
 
@@ -86,18 +101,17 @@ export function createKeyStreams(db: Kysely<Database>, { perKey, onError }: KeyS
         byBucket.set(principal.bucket, held);
       }
       const mine = held;
-      let expiry: NodeJS.Timeout | undefined;
+      let expiry: { clear(): void } | undefined;
       const stream: EventStream<T> = new EventStream<T>(() => {
         open--;
-        clearTimeout(expiry);
+        expiry?.clear();
         mine.streams.delete(stream);
         if (mine.streams.size === 0) byBucket.delete(principal.bucket);
         onEnd();
       });
       // A stream lives no longer than the token that opened it.
       if (principal.token) {
-        expiry = setTimeout(() => stream.stop(endedBecause('expired')), Math.max(0, principal.token.expiresAt - Date.now()));
-        expiry.unref();
+        expiry = at(principal.token.expiresAt, () => stream.stop(endedBecause('expired')));
       }
       mine.streams.add(stream);
       open++;
