@@ -17,6 +17,7 @@ import { sendGraphQLErrors } from './coded-error.ts';
 import { chargeMessages } from './checks/charge-messages.ts';
 import { limitCost } from './checks/limit-cost.ts';
 import { requireKey } from './checks/require-key.ts';
+import { requireScopes } from './checks/require-scopes.ts';
 import { createGraphQL } from './create-graphql.ts';
 import type { GraphQLOptions, ServerContext } from './create-graphql.ts';
 import { documentValidator } from './execution/document-validator.ts';
@@ -32,9 +33,11 @@ import { graphqlRunner, STREAM_ONLY } from './http/run-graphql.ts';
 import { createMaskError } from './mask-error.ts';
 import { mountGraphQLWs } from './mount-graphql-ws.ts';
 import type { SocketLimits } from './mount-graphql-ws.ts';
-import { hasGraphQLErrors, isMutationRequest } from './mutation-request.ts';
+import { hasGraphQLErrors, mutationRequest } from './mutation-request.ts';
 import { documentParser } from './parse-document.ts';
+import { perOperation } from './per-operation.ts';
 import { petstoreSchema } from './petstore-schema.ts';
+import { missingScope, operationScopes } from './scopes.ts';
 import { trustedDocumentsPolicy } from './plugins/use-trusted-documents.ts';
 import { useResponseCache } from './use-response-cache.ts';
 import { yogaWholePath } from './yoga-whole-path.ts';
@@ -97,8 +100,10 @@ export async function mountGraphQL(
   const schema = petstoreSchema({ federation });
   const maskError = createMaskError({ production });
   const validate = documentValidator(schema, { introspection, production });
+  // What each operation's fields need of a credential, worked out once per document.
+  const scopesOf = perOperation((document, operationName) => operationScopes(schema, document, operationName));
   // The key before the cost: a caller without one is refused before the document is weighed.
-  const checks = [requireKey, limitCost, ...(messageQuota ? [chargeMessages(messageQuota)] : [])];
+  const checks = [requireKey, requireScopes(scopesOf), limitCost, ...(messageQuota ? [chargeMessages(messageQuota)] : [])];
   const graphiql = withGraphiQL ? graphiqlPage(`${GRAPHQL_ROUTE}/assets`) : null;
   const yoga = await createGraphQL({ ...options, documents, schema, graphiql, maskError, validate, checks, log: app.log });
   if (graphiql) mountGraphiQLAssets(app, graphiql);
@@ -133,10 +138,17 @@ export async function mountGraphQL(
       answerKind,
     });
   }
-  // Idempotency-Key applies to mutations, and only an answer without errors is kept for replays.
+  // Idempotency-Key applies to mutations, and only an answer without errors is kept for replays;
+  // a credential lacking a scope any of the operation's fields needs is refused whole (its run
+  // could never be kept, and its replay would show what it may not see).
+  const mutationOf = (request: FastifyRequest) => mutationRequest(request, documents, options.trustedDocuments ?? null);
   const idempotent = idempotencyHooks(options.db, {
-    applies: (request) => isMutationRequest(request, documents, options.trustedDocuments ?? null),
+    applies: (request) => mutationOf(request) !== null,
     succeeded: (payload) => !hasGraphQLErrors(payload),
+    refuses: (request, principal) => {
+      const mutation = mutationOf(request);
+      return mutation ? missingScope(principal, scopesOf(mutation.document, mutation.operationName)) : null;
+    },
   });
   app.route({
     // Errors raised before Yoga runs (rate limit, idempotency, a bad request) still answer as GraphQL.

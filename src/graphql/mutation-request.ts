@@ -1,26 +1,35 @@
 import { getOperationAST } from 'graphql';
+import type { DocumentNode } from 'graphql';
 import type { FastifyRequest } from 'fastify';
 import type { DocumentParser } from './parse-document.ts';
 import { documentIdOf } from './trusted-document-id.ts';
 
+/** A mutation a request runs: its parsed document and the operation's name. */
+export interface MutationRequest {
+  document: DocumentNode;
+  operationName: string | undefined;
+}
+
 /**
- * Whether a POSTed GraphQL request runs a mutation, sent as text or as a trusted document's id:
- * only those take an Idempotency-Key. Documents that do not parse within the limits are left to Yoga to refuse.
+ * The mutation a POSTed GraphQL request runs, sent as text or as a trusted document's id, or
+ * null: only mutations take an Idempotency-Key. Documents that do not parse within the limits
+ * are left to the route to refuse.
  */
-export function isMutationRequest(
+export function mutationRequest(
   request: FastifyRequest,
   parser: DocumentParser,
   documents: ReadonlyMap<string, string> | null = null,
-): boolean {
+): MutationRequest | null {
   const body = request.body as { query?: unknown; operationName?: unknown; documentId?: unknown; extensions?: unknown } | undefined;
   const id = body && typeof body === 'object' ? documentIdOf(body) : null;
   const query = typeof body?.query === 'string' ? body.query : id !== null ? documents?.get(id) : undefined;
-  if (query === undefined) return false;
+  if (query === undefined) return null;
   try {
     const operationName = typeof body?.operationName === 'string' ? body.operationName : undefined;
-    return getOperationAST(parser.parse(query), operationName)?.operation === 'mutation';
+    const document = parser.parse(query);
+    return getOperationAST(document, operationName)?.operation === 'mutation' ? { document, operationName } : null;
   } catch {
-    return false;
+    return null;
   }
 }
 

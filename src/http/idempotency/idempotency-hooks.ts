@@ -28,6 +28,12 @@ export interface IdempotencyOptions {
   applies?: (request: FastifyRequest) => boolean;
   /** Whether a successful-looking answer is a success (GraphQL: no errors); anything else is undone whole, its key free again. */
   succeeded?: (payload: string) => boolean;
+  /**
+   * Why the caller may not send this request at all (GraphQL: a scope one of its fields needs),
+   * checked before a replay or a run: a kept answer never goes to a caller who could not have
+   * sent the request. REST routes check their scope before this hook.
+   */
+  refuses?: (request: FastifyRequest, principal: Principal) => AppError | null;
 }
 
 /**
@@ -40,10 +46,12 @@ export interface IdempotencyOptions {
  */
 export function idempotencyHooks(
   db: Kysely<Database>,
-  { applies = () => true, succeeded = () => true }: IdempotencyOptions = {},
+  { applies = () => true, succeeded = () => true, refuses = () => null }: IdempotencyOptions = {},
 ): IdempotencyHooks {
   async function start(request: FastifyRequest, reply: FastifyReply, key: string | string[], principal: Principal): Promise<boolean> {
     if (typeof key !== 'string') throw AppError.of('VALIDATION_FAILED', 'idempotencyKeyTwice');
+    const refusal = refuses(request, principal);
+    if (refusal) throw refusal;
     const fingerprint = requestFingerprint(`${request.method} ${request.routeOptions.url}`, request.body);
     const started = await startIdempotent(db, principal.accountId, key, fingerprint);
     if (started.kind === 'replay') {
