@@ -30,6 +30,7 @@ export const errorCatalogue = {
       idempotencyKeyTwice: 'Send one Idempotency-Key header.',
       idempotencyKeyRefused:
         '{{operation}} does not take an Idempotency-Key: its answer holds a new key, which is never stored, so it cannot be replayed. Send it without one; if unsure whether it worked, list your keys.',
+      jsonTooDeep: 'The JSON nests deeper than {{max}} levels of objects and arrays.',
       prototypeKey:
         'The request body may not hold a key named "__proto__", nor a "constructor" object with a "prototype" key: they would change how objects behave.',
       accountName: 'Account name must be {{rule}}.',
@@ -49,12 +50,17 @@ export const errorCatalogue = {
       graphqlOperationNameNeeded: "The document defines {{count}} operations: send 'operationName' to pick the one to run.",
       graphqlUnknownOperation: "The document defines no operation named '{{name}}'.",
       graphqlNotAReference: "A representation must be an object whose '__typename' is {{types}}.",
+      graphqlStreamInitialCount: "@stream's initialCount must be 0 or more (got {{count}}).",
       graphqlSocketSubscriptionsOnly: 'Over WebSocket only subscriptions run: send queries and mutations over HTTP (POST /graphql).',
     },
   },
   INVALID_JSON: {
     status: 400,
-    messages: { default: 'The request body is not valid JSON.', emptyBody: 'The request body is empty; send a JSON object.' },
+    messages: {
+      default: 'The request body is not valid JSON.',
+      emptyBody: 'The request body is empty; send a JSON object.',
+      notUtf8: 'The request body is not valid UTF-8; send JSON in UTF-8.',
+    },
   },
   INVALID_CONTENT_TYPE: {
     status: 400,

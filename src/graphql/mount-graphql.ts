@@ -18,6 +18,7 @@ import { chargeMessages } from './checks/charge-messages.ts';
 import { limitCost } from './checks/limit-cost.ts';
 import { requireKey } from './checks/require-key.ts';
 import { requireScopes } from './checks/require-scopes.ts';
+import { checkStreamCounts } from './checks/stream-counts.ts';
 import { createGraphQL } from './create-graphql.ts';
 import type { GraphQLOptions, ServerContext } from './create-graphql.ts';
 import { documentValidator } from './execution/document-validator.ts';
@@ -103,7 +104,13 @@ export async function mountGraphQL(
   // What each operation's fields need of a credential, worked out once per document.
   const scopesOf = perOperation((document, operationName) => operationScopes(schema, document, operationName));
   // The key before the cost: a caller without one is refused before the document is weighed.
-  const checks = [requireKey, requireScopes(scopesOf), limitCost, ...(messageQuota ? [chargeMessages(messageQuota)] : [])];
+  const checks = [
+    requireKey,
+    requireScopes(scopesOf),
+    checkStreamCounts,
+    limitCost,
+    ...(messageQuota ? [chargeMessages(messageQuota)] : []),
+  ];
   const graphiql = withGraphiQL ? graphiqlPage(`${GRAPHQL_ROUTE}/assets`) : null;
   const yoga = await createGraphQL({ ...options, documents, schema, graphiql, maskError, validate, checks, log: app.log });
   if (graphiql) mountGraphiQLAssets(app, graphiql);

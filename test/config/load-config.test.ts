@@ -26,7 +26,7 @@ describe('configuration from the environment', () => {
       lockTimeoutMs: 5000,
       connectTimeoutMs: 5000,
     });
-    expect(config.rateLimit).toEqual({ perKey: 600, messagesPerKey: 60, perAddressWithoutKey: 60, signupsPerAddress: 2 });
+    expect(config.rateLimit).toEqual({ perKey: 600, newAccounts: 60, messagesPerKey: 60, perAddressWithoutKey: 60, signupsPerAddress: 2 });
     expect(config.signup).toBe(false);
     expect(config.limits).toEqual({ requestTimeoutMs: 30_000, maxConnections: 1024 });
     expect(config.graphiql).toBe(true);

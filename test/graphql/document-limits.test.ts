@@ -130,6 +130,43 @@ describe('every walk over a document is bounded before it runs', () => {
   });
 });
 
+describe('variables and directive arguments a client shapes', () => {
+  it('refuses variables nested 20,000 deep with 400, over POST and GET, before anything walks them', async ({ t }) => {
+    const variables = `{"v":${'['.repeat(20_000)}${']'.repeat(20_000)}}`;
+    const post = await t.call({
+      method: 'POST',
+      url: '/graphql',
+      headers: { 'content-type': 'application/json' },
+      payload: `{"query":"query($v: Int) { pets { totalCount } }","variables":${variables}}`,
+    });
+    expect(post.statusCode).toBe(400);
+    expect(post.json().errors[0]).toEqual({
+      message: 'The JSON nests deeper than 64 levels of objects and arrays.',
+      extensions: { code: 'VALIDATION_FAILED', status: 400 },
+    });
+    const query = encodeURIComponent('query($v: Int) { pets { totalCount } }');
+    const get = await t.call({ url: `/graphql?query=${query}&variables=${encodeURIComponent(variables.slice(0, 4000))}` });
+    expect(get.statusCode).toBe(400);
+    expect(get.json().errors[0].extensions).toEqual({ code: 'VALIDATION_FAILED', status: 400 });
+  });
+
+  it.for(['application/json', 'text/event-stream', 'multipart/mixed'])(
+    'refuses @stream(initialCount: -1) as the request’s error answered as %s, never a fault',
+    async (accept, { t }) => {
+      const send = (payload: object) =>
+        t.call({ method: 'POST', url: '/graphql', headers: { accept, 'content-type': 'application/json' }, payload });
+      const literal = await send({ query: '{ pets(first: 2) { nodes @stream(initialCount: -1) { id } } }' });
+      expect(literal.body).toContain("@stream's initialCount must be 0 or more (got -1).");
+      expect(literal.body).not.toContain('INTERNAL_ERROR');
+      if (accept === 'application/json') return;
+      // In a variable: known only with the variables, refused on the paths that stream.
+      const variable = await send({ query: 'query($n: Int!) { pets(first: 2) { nodes @stream(initialCount: $n) { id } } }', variables: { n: -3 } });
+      expect(variable.statusCode).toBe(400);
+      expect(variable.body).toContain("@stream's initialCount must be 0 or more (got -3).");
+    },
+  );
+});
+
 describe('a document is at most 16 KiB, comments included, before anything parses it', () => {
   it('refuses a body over 64 KiB before reading it as JSON, with 413, without a key', async ({ t }) => {
     const query = `query Q { __typename } # ${'x'.repeat(1024 * 1024 - 100)}`;

@@ -36,6 +36,31 @@ describe('every error is the Error body', () => {
     expect((await t.call({ url: '/v1/pets' })).json()).toEqual([]);
   });
 
+  it('a body that is not UTF-8: 400 INVALID_JSON, nothing stored with U+FFFD in place of the bytes', async ({ t }) => {
+    const payload = Buffer.concat([Buffer.from('{"name":"caf'), Buffer.from([0xe9]), Buffer.from('","categoryId":1}')]);
+    for (const url of ['/v1/pets', '/messages']) {
+      const res = await t.call({ method: 'POST', url, headers: { 'content-type': 'application/json' }, payload });
+      expect(expectErrorBody(res, 'INVALID_JSON').message).toBe('The request body is not valid UTF-8; send JSON in UTF-8.');
+    }
+    expect((await t.call({ url: '/v1/pets' })).json()).toEqual([]);
+    // The same name in UTF-8 is stored as sent.
+    const utf8 = await t.call({ method: 'POST', url: '/v1/pets', payload: { name: 'café', categoryId: 1 } });
+    expect(utf8.json().name).toBe('café');
+    expect((await t.call({ url: `/v1/pets/${utf8.json().id as number}` })).json().name).toBe('café');
+  });
+
+  it('a body nested deeper than 64 levels: 400 before anything walks it, on every route that takes JSON', async ({ t }) => {
+    const deep = (n: number) => `{"name":"a","categoryId":1,"x":${'['.repeat(n)}${']'.repeat(n)}}`;
+    for (const url of ['/v1/pets', '/messages', '/graphql']) {
+      const res = await t.call({ method: 'POST', url, headers: { 'content-type': 'application/json' }, payload: deep(20_000) });
+      expect(res.statusCode).toBe(400);
+      expect(res.body).toContain('The JSON nests deeper than 64 levels of objects and arrays.');
+    }
+    // 64 levels are JSON like any other (refused here for the unknown member, not for its depth).
+    const res = await t.call({ method: 'POST', url: '/v1/pets', headers: { 'content-type': 'application/json' }, payload: deep(63) });
+    expect(expectErrorBody(res, 'VALIDATION_FAILED').message).not.toMatch(/nests/);
+  });
+
   it('wrong method on a known route: 405 METHOD_NOT_ALLOWED with Allow', async ({ makeApp }) => {
     const t = await makeApp();
     const del = await t.call({ method: 'DELETE', url: '/v1/pets' });

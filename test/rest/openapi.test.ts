@@ -174,6 +174,7 @@ describe('the document, for client generators', () => {
       'UNAUTHORIZED.tokenAudience',
       'UNAUTHORIZED.tokenIssuer',
       'UNAUTHORIZED.tokenNoSubject',
+      'UNAUTHORIZED.tokenBadSubject',
       'UNAUTHORIZED.tokenNoAccount',
       'UNAUTHORIZED.tokenAccountDisabled',
     ]);

@@ -12,7 +12,9 @@ import type { OperationCheck } from './operation-check.ts';
  * write-only token's `createPet { orders { … } }`) is refused whole, not stored and answered
  * null. Queries and subscriptions write nothing: a field refused there is that field's error.
  */
-export function requireScopes(scopesOf: (document: DocumentNode, operationName: string | null | undefined) => ReadonlySet<Scope>): OperationCheck {
+export function requireScopes(
+  scopesOf: (document: DocumentNode, operationName: string | null | undefined) => ReadonlySet<Scope>,
+): OperationCheck {
   return ({ contextValue, document, operationName }) => {
     const { principal } = contextValue;
     if (!principal || principal.scopes === null) return;

@@ -1,6 +1,7 @@
 import { useDeferStream } from '@graphql-yoga/plugin-defer-stream';
-import { BREAK, specifiedRules, visit } from 'graphql';
+import { BREAK, GraphQLError, Kind, specifiedRules, visit } from 'graphql';
 import type { DocumentNode, GraphQLSchema, ValidationRule } from 'graphql';
+import { errorMessage } from '../../errors/index.ts';
 
 /** The directives of incremental delivery (the 2022-08-24 format Yoga's executor speaks). */
 const INCREMENTAL = new Set(['defer', 'stream']);
@@ -17,10 +18,27 @@ export function withIncrementalDelivery(schema: GraphQLSchema): GraphQLSchema {
   return extended;
 }
 
+/**
+ * A literal `@stream(initialCount:)` below 0, refused where the document is validated, so on
+ * every path (a JSON client's answer, which ignores @stream, too); one given in a variable is
+ * checked with the variables (checks/stream-counts.ts).
+ */
+const StreamInitialCountRule: ValidationRule = (context) => ({
+  Directive(node) {
+    if (node.name.value !== 'stream') return;
+    const count = node.arguments?.find((argument) => argument.name.value === 'initialCount')?.value;
+    if (count?.kind === Kind.INT && Number(count.value) < 0) {
+      context.reportError(
+        new GraphQLError(errorMessage('VALIDATION_FAILED', 'graphqlStreamInitialCount', { count: count.value }), { nodes: count }),
+      );
+    }
+  },
+});
+
 /** graphql-js's rules, with the plugin's overlapping-fields rule for theirs and its rules for @defer and @stream. */
 export function incrementalDeliveryRules(): readonly ValidationRule[] {
   const params = { rules: [...specifiedRules] };
-  const added: ValidationRule[] = [];
+  const added: ValidationRule[] = [StreamInitialCountRule];
   plugin.onValidate?.({ params, addValidationRule: (rule: ValidationRule) => void added.push(rule) } as never);
   return [...params.rules, ...added];
 }

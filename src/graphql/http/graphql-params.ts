@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { GraphQLParams } from 'graphql-yoga';
 import { AppError } from '../../errors/index.ts';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '../../http/limits/json-depth.ts';
 
 /** What a request may name besides the operation's text: a trusted document's id. */
 export interface RequestParams extends GraphQLParams {
@@ -9,9 +10,10 @@ export interface RequestParams extends GraphQLParams {
 
 const NAMES = new Set(['query', 'variables', 'operationName', 'extensions', 'documentId']);
 
-/** GET sends variables and extensions as JSON text in the URL. */
+/** GET sends variables and extensions as JSON text in the URL, bounded as a body is before it is parsed. */
 function fromUrl(name: string, value: unknown): unknown {
   if (typeof value !== 'string') return value;
+  if (nestsDeeperThan(value)) throw AppError.of('VALIDATION_FAILED', 'jsonTooDeep', { max: MAX_JSON_DEPTH });
   try {
     return JSON.parse(value) as unknown;
   } catch {
