@@ -64,6 +64,51 @@ describe('petCreated over SSE', () => {
   });
 });
 
+describe('from when a subscription delivers', () => {
+  /** Opens petCreated over HTTP asking for `accept`; reads as the bytes come. */
+  async function open(t: TestApp, accept: string) {
+    const abort = new AbortController();
+    const res = await fetch(`${await t.listen()}/graphql`, {
+      method: 'POST',
+      headers: { ...t.auth, 'content-type': 'application/json', accept },
+      body: JSON.stringify({ query: 'subscription { petCreated { name } }' }),
+      signal: abort.signal,
+    });
+    if (!res.body) throw new Error('no stream');
+    const reader = res.body.getReader();
+    const decoder = new TextDecoder();
+    let text = '';
+    return {
+      /** Reads until `seen` holds, returning everything read so far. */
+      async until(seen: (text: string) => boolean): Promise<string> {
+        while (!seen(text)) {
+          const { value, done } = await reader.read();
+          if (done) throw new Error(`the stream ended: ${text}`);
+          text += decoder.decode(value, { stream: true });
+        }
+        return text;
+      },
+      close: () => abort.abort(),
+    };
+  }
+
+  it.for([
+    { name: 'SSE', accept: 'text/event-stream', first: (text: string) => text.startsWith(':') },
+    { name: 'multipart (Apollo Client)', accept: 'multipart/mixed;boundary="graphql";subscriptionSpec=1.0,application/json', first: (text: string) => text.includes('{}') },
+  ])('$name: every pet committed after the first byte arrives, each event whole as it arrives', async ({ accept, first }, { makeApp }) => {
+    const t = await makeApp({ SUBSCRIPTION_POLL_MS: '20' });
+    const stream = await open(t, accept);
+    // The first byte is sent once the subscription listens: a pet created the moment it arrives is an event.
+    await stream.until(first);
+    await createPet(t, 'right-after-first-byte');
+    const text = await stream.until((read) => read.includes('right-after-first-byte'));
+    // The event's part arrives with what ends it: a client shows it now, not at the next heartbeat.
+    const after = text.slice(text.indexOf('right-after-first-byte'));
+    expect(after).toMatch(accept === 'text/event-stream' ? /\n\n$/ : /\r\n--graphql$/);
+    stream.close();
+  });
+});
+
 describe('messageUpdated over SSE', () => {
   it('pushes the message now, then each change of its delivery, and ends when it is final', async ({ makeApp, webhook }) => {
     let open: () => void = () => undefined;

@@ -32,23 +32,29 @@ function statusOf(result: ExecutionResult): number {
 /**
  * Apollo's multipart HTTP protocol for subscriptions: each event a part holding `{"payload": …}`,
  * `{}` as a heartbeat, the closing boundary at the end; a refusal before any event is one part
- * `{"payload": null, "errors": […]}` with the refusal's status.
+ * `{"payload": null, "errors": […]}` with the refusal's status. Every part goes out with the
+ * delimiter that ends it: a client knows a part is whole only when the next delimiter arrives,
+ * so a part sent without it waited for the next heartbeat (5 s) before Apollo Client showed it.
+ * The first heartbeat goes out at once: the client's first byte, sent once the subscription is
+ * listening, from which every event committed is delivered.
  */
 const processMultipart: ResultProcessor = (result, fetchAPI: FetchAPI) => {
   const encoder = new fetchAPI.TextEncoder();
+  const delimiter = `\r\n--${BOUNDARY}`;
   const part = (body: unknown) =>
-    encoder.encode(`\r\n--${BOUNDARY}\r\nContent-Type: application/json; charset=utf-8\r\n\r\n${JSON.stringify(body)}`);
-  const end = encoder.encode(`\r\n--${BOUNDARY}--\r\n`);
+    encoder.encode(`\r\nContent-Type: application/json; charset=utf-8\r\n\r\n${JSON.stringify(body)}${delimiter}`);
+  const end = encoder.encode('--\r\n');
   const headers = { 'Content-Type': `multipart/mixed; boundary="${BOUNDARY}"; subscriptionSpec="1.0"`, 'Cache-Control': 'no-cache' };
   if (!isAsyncIterable(result)) {
     const single = result as ExecutionResult;
-    const body = new Uint8Array([...part({ payload: null, errors: shown(single).errors ?? [] }), ...end]);
+    const body = new Uint8Array([...encoder.encode(delimiter), ...part({ payload: null, errors: shown(single).errors ?? [] }), ...end]);
     return new fetchAPI.Response(body, { status: statusOf(single), headers });
   }
   const iterator = result[Symbol.asyncIterator]();
   let heartbeat: ReturnType<typeof setInterval> | undefined;
   const stream = new fetchAPI.ReadableStream<Uint8Array>({
     start(controller) {
+      controller.enqueue(new Uint8Array([...encoder.encode(delimiter), ...part({})]));
       heartbeat = setInterval(() => controller.enqueue(part({})), HEARTBEAT_MS);
     },
     async pull(controller) {
