@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -269,5 +269,51 @@ describe('the container image (npm run image), run with runc', { timeout: 300_00
 describe('docs/deployment.md, "Container"', () => {
   it('gives the health check these tests run in the image', () => {
     expect(readFileSync(join(ROOT, 'docs/deployment.md'), 'utf8')).toContain(HEALTH_CHECK);
+  });
+});
+
+describe('docs/deployment.md, "Without a daemon: runc"', { timeout: 300_000 }, () => {
+  it('runs the image as the block says: it serves on the host, its CLI makes a key that works, SIGTERM stops it', async () => {
+    const text = readFileSync(join(ROOT, 'docs/deployment.md'), 'utf8');
+    const section = text.slice(text.indexOf('### Without a daemon: runc'));
+    const block = /```sh\n([\s\S]*?)```/.exec(section)?.[1] ?? '';
+    expect(block).toMatch(/^export IMAGE=/);
+    const state = mkdtempSync(join(tmpdir(), 'petstore-runc-'));
+    const port = await freePort();
+    // The block as written, with this test's folders and port, and the readiness loop bounded.
+    const script = block
+      .replace(/^export IMAGE=.*$/m, `export IMAGE=${OCI} STATE=${state} DATA=${join(state, 'data')} PORT=${port}`)
+      .replace('until curl', "timeout 60 bash -c 'until curl")
+      .replace('; do sleep 1; done', "; do sleep 1; done'")
+      // A container name of its own: runc's names are the host's.
+      .replace(/ petstore(\b)/g, ` petstore-docs-${process.pid}$1`);
+    const run = spawnSync('bash', ['-euo', 'pipefail', '-c', script], { encoding: 'utf8', timeout: 240_000 });
+    const id = `petstore-docs-${process.pid}`;
+    try {
+      expect(
+        run.status,
+        `${run.stdout}${run.stderr}\n${existsSync(join(state, 'petstore.log')) ? readFileSync(join(state, 'petstore.log'), 'utf8') : ''}`,
+      ).toBe(0);
+      const key = run.stdout.trim().split('\n').at(-1) ?? '';
+      expect(key).toMatch(KEY);
+      const origin = `http://127.0.0.1:${port}`;
+      const created = await fetch(`${origin}/v1/pets`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'runc', categoryId: 1 }),
+      });
+      expect(created.status).toBe(201);
+      expect(existsSync(join(state, 'data', 'petstore.db'))).toBe(true);
+      execFileSync('runc', ['kill', id, 'TERM']);
+      for (const deadline = Date.now() + 60_000; Date.now() < deadline;) {
+        if ((JSON.parse(execFileSync('runc', ['state', id], { encoding: 'utf8' })) as { status: string }).status === 'stopped') break;
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      expect((JSON.parse(execFileSync('runc', ['state', id], { encoding: 'utf8' })) as { status: string }).status).toBe('stopped');
+      expect(readFileSync(join(state, 'petstore.log'), 'utf8')).toMatch(/"msg":"stopped"/);
+    } finally {
+      spawnSync('runc', ['delete', '--force', id]);
+      rmSync(state, { recursive: true, force: true });
+    }
   });
 });

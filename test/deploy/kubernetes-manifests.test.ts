@@ -1,32 +1,14 @@
-import { readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Deployment } from 'kubernetes-models/apps/v1/Deployment';
-import { PersistentVolumeClaim } from 'kubernetes-models/v1/PersistentVolumeClaim';
-import { Service } from 'kubernetes-models/v1/Service';
-import { parseAllDocuments } from 'yaml';
+import { readManifests, validateManifest as validate } from '../../deploy/kubernetes/validate.ts';
+import type { Manifest } from '../../deploy/kubernetes/validate.ts';
 import { describe, expect, it } from '../helpers/fixtures.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
-type Manifest = Record<string, unknown> & { apiVersion: string; kind: string };
-
-const read = (file: string): Manifest[] =>
-  parseAllDocuments(readFileSync(join(ROOT, 'deploy/kubernetes', file), 'utf8')).map((doc) => doc.toJS() as Manifest);
-
-/**
- * The Kubernetes API's own OpenAPI schemas, compiled to JSON Schema validators by
- * kubernetes-models: a wrong type, a missing required field or a value outside an enum throws,
- * naming the path. (Like the API server's schemas, they let unknown fields through: the
- * assertions below name every field this project relies on.)
- */
-function validate(manifest: Manifest): void {
-  const key = `${manifest.apiVersion} ${manifest.kind}`;
-  if (key === 'apps/v1 Deployment') return new Deployment(manifest as never).validate();
-  if (key === 'v1 Service') return new Service(manifest as never).validate();
-  if (key === 'v1 PersistentVolumeClaim') return new PersistentVolumeClaim(manifest as never).validate();
-  throw new Error(`no schema here for ${key}: add one to this test`);
-}
+const read = (file: string): Manifest[] => readManifests(join(ROOT, 'deploy/kubernetes', file));
 
 interface Probe {
   httpGet: { path: string; port: string };
@@ -53,11 +35,20 @@ interface DeploymentShape {
       metadata: { labels: Record<string, string> };
       spec: {
         terminationGracePeriodSeconds: number;
+        automountServiceAccountToken?: boolean;
         securityContext: { runAsNonRoot: boolean; runAsUser: number; runAsGroup: number; fsGroup?: number };
         containers: Container[];
         volumes: { name: string; emptyDir?: object; persistentVolumeClaim?: { claimName: string } }[];
       };
     };
+  };
+}
+
+interface NetworkPolicyShape {
+  spec: {
+    podSelector: { matchLabels: Record<string, string> };
+    policyTypes: string[];
+    ingress: { from?: { namespaceSelector?: object; podSelector?: object }[]; ports?: { port: string }[] }[];
   };
 }
 
@@ -106,6 +97,24 @@ describe('deploy/kubernetes, validated and checked against what the server and i
       const service = serviceOf(manifests);
       expect(service.spec.selector).toEqual(deployment.spec.template.metadata.labels);
       expect(service.spec.ports.map(({ targetPort }) => targetPort)).toEqual(['http']);
+
+      // No service account token in a pod that never calls the Kubernetes API.
+      expect(pod.automountServiceAccountToken).toBe(false);
+      // Metrics on a port of their own, open only to Prometheus; the API port open to all.
+      expect(container.ports).toContainEqual({ name: 'metrics', containerPort: 9464 });
+      expect(container.env).toContainEqual({ name: 'METRICS_PORT', value: '9464' });
+      const policy = manifests.find((m) => m.kind === 'NetworkPolicy') as unknown as NetworkPolicyShape | undefined;
+      expect(policy?.spec.podSelector.matchLabels).toEqual(deployment.spec.template.metadata.labels);
+      expect(policy?.spec.policyTypes).toEqual(['Ingress']);
+      const rules = policy?.spec.ingress ?? [];
+      // Every rule names its ports (a rule without ports would open all of them), and each port is reached by exactly one rule.
+      expect(rules.every((rule) => (rule.ports ?? []).length > 0)).toBe(true);
+      const ruleFor = (port: string) => rules.filter((rule) => rule.ports?.some((p) => p.port === port));
+      expect(ruleFor('http')).toEqual([{ ports: [{ port: 'http' }] }]);
+      const [metrics, ...others] = ruleFor('metrics');
+      expect(others).toEqual([]);
+      expect(metrics?.from?.length).toBeGreaterThan(0);
+      expect(metrics?.from?.every((peer) => peer.podSelector !== undefined)).toBe(true);
     },
   );
 
@@ -147,5 +156,23 @@ describe('deploy/kubernetes, validated and checked against what the server and i
     const noSelector = structuredClone(deployment) as unknown as { spec: { selector?: unknown } };
     delete noSelector.spec.selector;
     expect(() => validate(noSelector as unknown as Manifest)).toThrow(/selector/);
+  });
+
+  it('npm run check:kubernetes, as docs/deployment.md gives it, passes the committed files and names what is wrong in another', ({
+    tmp,
+  }) => {
+    const run = (...files: string[]) =>
+      spawnSync('npm', ['run', '--silent', 'check:kubernetes', '--', ...files], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
+    const committed = run();
+    expect(committed.status, committed.stdout + committed.stderr).toBe(0);
+    expect(committed.stdout).toMatch(/^ok +.*petstore\.yaml: NetworkPolicy petstore-gateway$/m);
+    const broken = join(tmp, 'broken.yaml');
+    writeFileSync(
+      broken,
+      readFileSync(join(ROOT, 'deploy/kubernetes/petstore.yaml'), 'utf8').replace('containerPort: 4000', "containerPort: '4000'"),
+    );
+    const refused = run(broken);
+    expect(refused.status).toBe(1);
+    expect(refused.stdout).toMatch(/^invalid .*broken\.yaml: Deployment petstore-gateway\n.*containerPort must be integer/m);
   });
 });
