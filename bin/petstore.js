@@ -38,6 +38,13 @@ if (current) {
   await import(built);
 } else if (await sourcesThroughTsx()) {
   await import('../src/cli/main.ts');
+} else if (builtMs >= 0 && process.argv[2] === 'migrate') {
+  // An older build knows fewer migrations than the sources beside it: it would call a database
+  // current that the installed release has not yet migrated (or migrate it only part of the way).
+  process.stderr.write(
+    'petstore: dist/ is older than src/ (the installed release was not built): migrate refuses to run the older build, which may not know the newest migrations. Run `npm ci --include=dev && npm run build && npm prune --omit=dev`.\n',
+  );
+  process.exitCode = 1;
 } else if (builtMs >= 0) {
   process.stderr.write(
     'petstore: dist/ is older than src/ and the dev tools are not installed: running the older build. Run `npm run build`.\n',

@@ -68,7 +68,11 @@ export function withScopes(schema: GraphQLSchema): GraphQLSchema {
  * The scopes an operation's fields need, fragments included (each walked once): what a
  * credential must carry for none of its fields to be refused. Linear in the document.
  */
-export function operationScopes(schema: GraphQLSchema, document: DocumentNode, operationName: string | null | undefined): ReadonlySet<Scope> {
+export function operationScopes(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operationName: string | null | undefined,
+): ReadonlySet<Scope> {
   const needed = new Set<Scope>();
   const operation = getOperationAST(document, operationName);
   const root = operation
@@ -76,7 +80,9 @@ export function operationScopes(schema: GraphQLSchema, document: DocumentNode, o
     : null;
   if (!operation || !root) return needed;
   const fragments = new Map(
-    document.definitions.flatMap((definition) => (definition.kind === Kind.FRAGMENT_DEFINITION ? [[definition.name.value, definition]] : [])),
+    document.definitions.flatMap((definition) =>
+      definition.kind === Kind.FRAGMENT_DEFINITION ? [[definition.name.value, definition]] : [],
+    ),
   );
   const walked = new Set<string>();
   const walk = (selectionSet: SelectionSetNode, type: GraphQLCompositeType): void => {

@@ -50,7 +50,10 @@ export async function useHttpEdge(
   if (tracing) useRequestTracing(app);
   useSecurityHeaders(app);
   useRequestChecks(app);
-  app.addHook('onRequest', identifyAndCount({ credentials, rateLimit: limits.request, newAccount: (request, reply) => limits.newAccount(request.ip, reply) }));
+  app.addHook(
+    'onRequest',
+    identifyAndCount({ credentials, rateLimit: limits.request, newAccount: (request, reply) => limits.newAccount(request.ip, reply) }),
+  );
   useGracefulDrain(app, { delayMs: config.shutdownDelayMs });
   useErrorBody(app);
   useMethodNotAllowed(app);

@@ -160,7 +160,10 @@ describe('variables and directive arguments a client shapes', () => {
       expect(literal.body).not.toContain('INTERNAL_ERROR');
       if (accept === 'application/json') return;
       // In a variable: known only with the variables, refused on the paths that stream.
-      const variable = await send({ query: 'query($n: Int!) { pets(first: 2) { nodes @stream(initialCount: $n) { id } } }', variables: { n: -3 } });
+      const variable = await send({
+        query: 'query($n: Int!) { pets(first: 2) { nodes @stream(initialCount: $n) { id } } }',
+        variables: { n: -3 },
+      });
       expect(variable.statusCode).toBe(400);
       expect(variable.body).toContain("@stream's initialCount must be 0 or more (got -3).");
     },

@@ -78,7 +78,9 @@ describe('scopes on GraphQL fields', () => {
     expect(replay.res.headers['idempotent-replayed']).toBeUndefined();
     expect(replay.body.data).toBeUndefined();
     expect(replay.body.errors?.[0]?.extensions).toEqual({ code: 'INSUFFICIENT_SCOPE', status: 403 });
-    expect(replay.body.errors?.[0]?.message).toBe("This operation needs the scope 'petstore:write', which the credential sent does not have.");
+    expect(replay.body.errors?.[0]?.message).toBe(
+      "This operation needs the scope 'petstore:write', which the credential sent does not have.",
+    );
     // A first run refused the same way stores nothing, and frees the key for the right credential.
     const fresh = await graphql(t, mutation.replace('Replayed', 'Fresh'), undefined, { ...reader, 'idempotency-key': 'scoped-fresh' });
     expect(fresh.res.statusCode).toBe(403);

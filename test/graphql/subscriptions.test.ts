@@ -94,7 +94,11 @@ describe('from when a subscription delivers', () => {
 
   it.for([
     { name: 'SSE', accept: 'text/event-stream', first: (text: string) => text.startsWith(':') },
-    { name: 'multipart (Apollo Client)', accept: 'multipart/mixed;boundary="graphql";subscriptionSpec=1.0,application/json', first: (text: string) => text.includes('{}') },
+    {
+      name: 'multipart (Apollo Client)',
+      accept: 'multipart/mixed;boundary="graphql";subscriptionSpec=1.0,application/json',
+      first: (text: string) => text.includes('{}'),
+    },
   ])('$name: every pet committed after the first byte arrives, each event whole as it arrives', async ({ accept, first }, { makeApp }) => {
     const t = await makeApp({ SUBSCRIPTION_POLL_MS: '20' });
     const stream = await open(t, accept);

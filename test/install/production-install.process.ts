@@ -1,6 +1,6 @@
 import { migrations } from '../../src/db/migrations/index.ts';
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from '../helpers/fixtures.ts';
@@ -126,5 +126,103 @@ describe('a production install', { timeout: 900_000 }, () => {
     expect((await fetch(`http://127.0.0.1:${unitPort}/readyz`)).status).toBe(200);
     service.kill('SIGTERM');
     expect(await serviceExited).toBe(0);
+  });
+});
+
+/** The code blocks of a docs section, from its heading to the next heading of its level or above. */
+function sectionBlocks(file: string, heading: string): string[] {
+  const text = readFileSync(join(ROOT, file), 'utf8');
+  const start = text.indexOf(`\n${heading}\n`);
+  if (start < 0) throw new Error(`${file} has no section ${heading}`);
+  const level = heading.split(' ')[0] ?? '';
+  const next = text.slice(start + heading.length + 2).search(new RegExp(`\\n#{1,${level.length}} `));
+  const section = next < 0 ? text.slice(start) : text.slice(start, start + heading.length + 2 + next);
+  return [...section.matchAll(/```sh\n([\s\S]*?)```/g)].map((match) => match[1] ?? '');
+}
+
+/** A release of this project in a git repository: the tracked files, plus `change` applied, committed and tagged. */
+function tagRelease(repo: string, tag: string, change: (dir: string) => void): void {
+  if (!existsSync(join(repo, '.git'))) {
+    copyProject(repo);
+    execFileSync('git', ['init', '--quiet', '--initial-branch=main'], { cwd: repo });
+  }
+  change(repo);
+  execFileSync('git', ['add', '--all'], { cwd: repo });
+  execFileSync('git', ['-c', 'user.name=ci', '-c', 'user.email=ci@example.com', 'commit', '--quiet', '--allow-empty', '-m', tag], {
+    cwd: repo,
+  });
+  execFileSync('git', ['tag', tag], { cwd: repo });
+}
+
+/** A migration more, for both engines: what the next release of the schema would bring. */
+function addMigration(dir: string): string {
+  const index = join(dir, 'src/db/migrations/index.ts');
+  let text = readFileSync(index, 'utf8');
+  const last = [...text.matchAll(/^ {4}'(\d{4})-[^']+': sqlite\w+,$/gm)].at(-1)?.[1] ?? '0000';
+  const name = `${String(Number(last) + 1).padStart(4, '0')}-upgrade-drill`;
+  for (const engine of ['sqlite', 'postgres'] as const) {
+    writeFileSync(
+      join(dir, `src/db/migrations/${engine}/${name}.ts`),
+      "import type { Kysely } from 'kysely';\n\nexport async function up(db: Kysely<unknown>): Promise<void> {\n  await db.schema.createTable('upgrade_drill').addColumn('id', 'integer').execute();\n}\n",
+    );
+    text = `import * as ${engine}UpgradeDrill from './${engine}/${name}.ts';\n${text}`;
+    const entries = [...text.matchAll(new RegExp(`^ {4}'\\d{4}-[^']+': ${engine}\\w+,$`, 'gm'))];
+    const end = (entries.at(-1)?.index ?? 0) + (entries.at(-1)?.[0].length ?? 0);
+    text = `${text.slice(0, end)}\n    '${name}': ${engine}UpgradeDrill,${text.slice(end)}`;
+  }
+  writeFileSync(index, text);
+  return name;
+}
+
+// docs/operations.md, "Installing a new release", as written, in the shell the install leaves
+// (NODE_ENV=production exported): the new release built beside the live one, its migrations, the
+// swap; a release whose build fails changes nothing; a build left stale refuses to migrate.
+describe.runIf(ENGINE === 'sqlite')('installing a new release', { timeout: 1_200_000 }, () => {
+  it('builds beside the live install, migrates, swaps; a failed build leaves the live one as it was', async ({ tmp }) => {
+    const live = join(tmp, 'live');
+    copyProject(live);
+    const installed = sh(live, 'npm ci && npm run build && npm prune --omit=dev', { PETSTORE_REVISION: 'release00001' });
+    expect(installed.status, installed.out).toBe(0);
+    const env = { NODE_ENV: 'production', DATABASE_URL: join(tmp, 'data', 'petstore.db'), LOG_LEVEL: 'warn' };
+    expect(sh(live, 'npx petstore migrate', env).status).toBe(0);
+
+    const repo = join(tmp, 'releases');
+    let migration = '';
+    tagRelease(repo, 'v-next', (dir) => void (migration = addMigration(dir)));
+    tagRelease(repo, 'v-broken', (dir) => appendFileSync(join(dir, 'src/server.ts'), "\nexport const broken: number = 'not a number';\n"));
+    const [build = '', swap = ''] = sectionBlocks('docs/operations.md', '### Installing a new release');
+    const next = join(tmp, 'next');
+    const upgrade = (release: string) =>
+      sh(tmp, `set -e\n${build.replace(/^export RELEASE=.*$/m, `export RELEASE=${release} REPO=${repo} LIVE=${live} NEW=${next}`)}`, env);
+
+    // A release that does not build: the block stops at the build; the live install still runs its own.
+    const liveBuild = readFileSync(join(live, 'dist/build-info.json'), 'utf8');
+    const broken = upgrade('v-broken');
+    expect(broken.status, broken.out).not.toBe(0);
+    expect(broken.out).toMatch(/error TS2322/);
+    expect(readFileSync(join(live, 'dist/build-info.json'), 'utf8')).toBe(liveBuild);
+    const still = sh(live, 'npx petstore migrate --check', env);
+    expect(still.status, still.out).toBe(0);
+    expect(still.out).not.toContain(migration);
+
+    // The next release: built with the dev tools despite NODE_ENV=production, its migration applied, swapped in.
+    const upgraded = upgrade('v-next');
+    expect(upgraded.status, upgraded.out).toBe(0);
+    expect(upgraded.out).toMatch(new RegExp(`^${migration} +pending$`, 'm'));
+    expect(upgraded.out).toMatch(new RegExp(`Applied 1 migration\\(s\\): ${migration}\\.`));
+    const swapped = sh(tmp, swap, { ...env, LIVE: live, NEW: next });
+    expect(swapped.status, swapped.out).toBe(0);
+    expect(existsSync(join(`${live}-previous`, 'dist'))).toBe(true);
+    const current = sh(live, 'npx petstore migrate --check', env);
+    expect(current.status, current.out).toBe(0);
+    expect(current.out).toMatch(new RegExp(`^${migration} +applied `, 'm'));
+    for (const dev of ['typescript', 'tsx']) expect(existsSync(join(live, 'node_modules', dev)), dev).toBe(false);
+
+    // Sources newer than the build, no dev tools (a pull without a build): migrate refuses the older build.
+    const later = new Date(Date.now() + 60_000);
+    utimesSync(join(live, 'src/server.ts'), later, later);
+    const stale = sh(live, 'npx petstore migrate --check', env);
+    expect(stale.status, stale.out).toBe(1);
+    expect(stale.out).toMatch(/dist\/ is older than src\/ .* migrate refuses to run the older build/);
   });
 });

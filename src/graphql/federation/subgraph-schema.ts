@@ -50,7 +50,8 @@ function settleEntities(schema: GraphQLSchema): void {
   field.resolve = async (source, args: { representations?: unknown }, context, info) => {
     const sent = Array.isArray(args.representations) ? (args.representations as unknown[]) : [args.representations];
     const references = sent.filter(isReference);
-    const items = references.length > 0 ? ((await resolve(source, { ...args, representations: references }, context, info)) as unknown[]) : [];
+    const items =
+      references.length > 0 ? ((await resolve(source, { ...args, representations: references }, context, info)) as unknown[]) : [];
     const settled = await Promise.allSettled(items);
     let next = 0;
     return sent.map((reference) => {

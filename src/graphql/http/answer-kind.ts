@@ -14,11 +14,7 @@ import type { JsonType, StreamType } from './negotiate.ts';
  * GraphiQL's page; or 406.
  */
 export type AnswerKind =
-  | { kind: 'json'; type: JsonType }
-  | { kind: 'framed'; type: StreamType }
-  | { kind: 'stream' }
-  | { kind: 'page' }
-  | { kind: 'none' };
+  { kind: 'json'; type: JsonType } | { kind: 'framed'; type: StreamType } | { kind: 'stream' } | { kind: 'page' } | { kind: 'none' };
 
 export interface AnswerKindOptions {
   /** Whether the route serves GraphiQL to browsers (their GETs are pages, not queries). */

@@ -13,10 +13,7 @@ export type StreamType = (typeof STREAM_TYPES)[number];
  * operation only a stream can answer), only a stream, GraphiQL's page, or nothing this serves.
  */
 export type Wanted =
-  | { kind: 'json'; type: JsonType; stream: boolean }
-  | { kind: 'stream'; type: StreamType }
-  | { kind: 'page' }
-  | { kind: 'none' };
+  { kind: 'json'; type: JsonType; stream: boolean } | { kind: 'stream'; type: StreamType } | { kind: 'page' } | { kind: 'none' };
 
 interface Range {
   type: string;

@@ -163,7 +163,8 @@ export function createTokenVerifier(db: Kysely<Database>, dataVersion: DataVersi
     if (typeof subject !== 'string' || subject === '') {
       return refuse('no_subject', AppError.of('UNAUTHORIZED', 'tokenNoSubject', { claim: accountClaim }));
     }
-    if (!STORABLE_SUBJECT.test(subject)) return refuse('no_subject', AppError.of('UNAUTHORIZED', 'tokenBadSubject', { claim: accountClaim }));
+    if (!STORABLE_SUBJECT.test(subject))
+      return refuse('no_subject', AppError.of('UNAUTHORIZED', 'tokenBadSubject', { claim: accountClaim }));
     const account = await accountForSubject(db, issuer.issuer, subject, { create: newSubjects === 'create', admit });
     if (!account) return refuse('no_account', AppError.of('UNAUTHORIZED', 'tokenNoAccount'));
     if (account.disabled) return refuse('account_disabled', AppError.of('UNAUTHORIZED', 'tokenAccountDisabled'));

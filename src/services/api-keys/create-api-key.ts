@@ -4,7 +4,14 @@ import type { Database } from '../../db/types.ts';
 import { AppError } from '../../errors/index.ts';
 import type { Scope } from '../access-tokens/scopes.ts';
 import type { NewApiKeyWithSecret } from './api-key-schema.ts';
-import { ACCOUNT_NAME_PATTERN, ACCOUNT_NAME_RULE, generateApiKey, hashApiKey, keyPrefix, SUBJECT_ACCOUNT_NAME_PATTERN } from './key-format.ts';
+import {
+  ACCOUNT_NAME_PATTERN,
+  ACCOUNT_NAME_RULE,
+  generateApiKey,
+  hashApiKey,
+  keyPrefix,
+  SUBJECT_ACCOUNT_NAME_PATTERN,
+} from './key-format.ts';
 
 /** A key the operator made, with the account it was made for. */
 export interface CreatedApiKey extends NewApiKeyWithSecret {
@@ -90,7 +97,8 @@ export async function createApiKey(
   { scopes = null }: { scopes?: readonly Scope[] | null } = {},
 ): Promise<CreatedApiKey> {
   const subjects = SUBJECT_ACCOUNT_NAME_PATTERN.test(accountName);
-  if (!subjects && !ACCOUNT_NAME_PATTERN.test(accountName)) throw AppError.of('VALIDATION_FAILED', 'accountName', { rule: ACCOUNT_NAME_RULE });
+  if (!subjects && !ACCOUNT_NAME_PATTERN.test(accountName))
+    throw AppError.of('VALIDATION_FAILED', 'accountName', { rule: ACCOUNT_NAME_RULE });
   const createdAt = new Date().toISOString();
   return db.transaction().execute(async (trx) => {
     if (!subjects) {

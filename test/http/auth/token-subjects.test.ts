@@ -24,7 +24,9 @@ async function tokenApp(makeApp: MakeApp, env: Record<string, string> = {}) {
   const t = await makeApp({ OIDC_ISSUERS: issuer.url, OIDC_AUDIENCE: LOCAL_AUDIENCE, OIDC_NEW_SUBJECTS: 'create', ...env });
   // A token for another API: refused once the keys are known, without making an account.
   const elsewhere = await issuer.token('nobody', { aud: 'https://elsewhere.test/' });
-  await expect.poll(async () => (await t.app.inject({ url: '/v1/pets', headers: { authorization: `Bearer ${elsewhere}` } })).statusCode).toBe(401);
+  await expect
+    .poll(async () => (await t.app.inject({ url: '/v1/pets', headers: { authorization: `Bearer ${elsewhere}` } })).statusCode)
+    .toBe(401);
   return t;
 }
 const bearer = (token: string, remoteAddress = '203.0.113.9') => ({ headers: { authorization: `Bearer ${token}` }, remoteAddress });
@@ -79,7 +81,9 @@ describe('accounts made for token subjects', () => {
     // Other addresses, until the fleet-wide bound (5 a minute, 3 spent) is reached.
     const elsewhere: number[] = [];
     for (let i = 0; i < 3; i++) {
-      elsewhere.push((await t.app.inject({ url: '/v1/pets', ...bearer(await issuer.token(`far-${i}`), `198.51.100.${10 + i}`) })).statusCode);
+      elsewhere.push(
+        (await t.app.inject({ url: '/v1/pets', ...bearer(await issuer.token(`far-${i}`), `198.51.100.${10 + i}`) })).statusCode,
+      );
     }
     expect(elsewhere).toEqual([200, 200, 429]);
     const fleet = await t.app.inject({ url: '/v1/pets', ...bearer(await issuer.token('far-9'), '198.51.100.99') });
@@ -93,7 +97,9 @@ describe('accounts made for token subjects', () => {
     const t = await tokenApp(makeApp);
     const res = await t.app.inject({ url: '/v1/pets', ...bearer(await issuer.token('nul\u0000byte')) });
     expect(res.statusCode).toBe(401);
-    expect(expectErrorBody(res, 'UNAUTHORIZED').message).toBe("The access token's 'sub' claim cannot name an account: at most 255 characters, and no control characters.");
+    expect(expectErrorBody(res, 'UNAUTHORIZED').message).toBe(
+      "The access token's 'sub' claim cannot name an account: at most 255 characters, and no control characters.",
+    );
   });
 });
 
@@ -126,7 +132,9 @@ describe('tokens an attacker shapes', () => {
     const reader = res.body.getReader();
     const decoder = new TextDecoder();
     let text = '';
-    await graphql(t, 'mutation { createPet(input: { name: "Long", categoryId: 1 }) { id } }', undefined, { authorization: `Bearer ${token}` });
+    await graphql(t, 'mutation { createPet(input: { name: "Long", categoryId: 1 }) { id } }', undefined, {
+      authorization: `Bearer ${token}`,
+    });
     while (!text.includes('"Long"')) {
       const { value, done } = await reader.read();
       if (done) break;
