@@ -63,7 +63,8 @@ export async function useHttpEdge(
     await app.register(cors, {
       origin: config.corsOrigins,
       methods: ['GET', 'HEAD', 'POST', 'PATCH', 'DELETE'],
-      allowedHeaders: ['Authorization', 'Content-Type', 'Idempotency-Key', 'X-Request-Id'],
+      // traceparent and tracestate: a browser's OpenTelemetry (fetch instrumentation) sends them, and its preflight must allow them.
+      allowedHeaders: ['Authorization', 'Content-Type', 'Idempotency-Key', 'X-Request-Id', 'traceparent', 'tracestate'],
       exposedHeaders: EXPOSED_HEADERS,
       maxAge: 600,
     });

@@ -127,6 +127,26 @@ describe('CORS', () => {
   });
 });
 
+describe('CORS for a browser that traces', () => {
+  it('lets a front end with OpenTelemetry send traceparent and tracestate on both faces', async ({ makeApp }) => {
+    const t = await makeApp({ CORS_ORIGINS: 'https://app.example' });
+    for (const url of ['/v1/pets', '/graphql']) {
+      const preflight = await t.app.inject({
+        method: 'OPTIONS',
+        url,
+        headers: {
+          origin: 'https://app.example',
+          'access-control-request-method': 'POST',
+          'access-control-request-headers': 'authorization,content-type,traceparent,tracestate',
+        },
+      });
+      expect(preflight.statusCode).toBe(204);
+      const allowed = String(preflight.headers['access-control-allow-headers']).toLowerCase().split(/,\s*/);
+      for (const header of ['authorization', 'content-type', 'traceparent', 'tracestate']) expect(allowed, `${url}: ${header}`).toContain(header);
+    }
+  });
+});
+
 describe('oversized headers', () => {
   it('answer 431 HEADERS_TOO_LARGE with the Error body, over a real socket', async ({ makeApp }) => {
     const t = await makeApp();
