@@ -38,6 +38,7 @@ import { hasGraphQLErrors, mutationRequest } from './mutation-request.ts';
 import { documentParser } from './parse-document.ts';
 import { perOperation } from './per-operation.ts';
 import { petstoreSchema } from './petstore-schema.ts';
+import { mountSchemaSdl } from './schema-sdl.ts';
 import { missingScope, operationScopes } from './scopes.ts';
 import { trustedDocumentsPolicy } from './plugins/use-trusted-documents.ts';
 import { useResponseCache } from './use-response-cache.ts';
@@ -114,6 +115,7 @@ export async function mountGraphQL(
   const graphiql = withGraphiQL ? graphiqlPage(`${GRAPHQL_ROUTE}/assets`) : null;
   const yoga = await createGraphQL({ ...options, documents, schema, graphiql, maskError, validate, checks, log: app.log });
   if (graphiql) mountGraphiQLAssets(app, graphiql);
+  mountSchemaSdl(app, `${GRAPHQL_ROUTE}/schema.graphql`, schema, { open: introspection });
   const trusted = trustedDocumentsPolicy(production, options.trustedDocuments ?? null);
   const answerKind = answerKinds({ withPage: graphiql !== null, trusted, documents });
   const runGraphQL = graphqlRunner({
