@@ -40,6 +40,8 @@ const provider = new Provider(issuer, {
       grant_types: ['authorization_code'],
       response_types: ['code'],
       redirect_uris: (process.env.WEB_REDIRECT_URIS ?? 'http://localhost:5173/').split(','),
+      // Back to the page after signing out at the provider (RP-initiated logout).
+      post_logout_redirect_uris: (process.env.WEB_REDIRECT_URIS ?? 'http://localhost:5173/').split(','),
       scope,
     },
   ],

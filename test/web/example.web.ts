@@ -246,7 +246,8 @@ describe('the example front end (examples/web), following its README', { timeout
       await page.getByRole('button', { name: 'Continue' }).click();
       await page.waitForURL((url) => url.origin === new URL(site).origin && url.search === '', { timeout: 30_000 });
       await shot(page, 'signed-in');
-      // Back on the page, signed in: the catalogue, and an order of alice's own.
+      // Back on the page, signed in, saying as whom: the catalogue, and an order of alice's own.
+      await expect.poll(() => page.locator('#who-name').innerText()).toBe('Signed in as alice');
       await expect
         .poll(() => page.getByTestId(/^pet-/).allInnerTexts(), { timeout: 30_000 })
         .toEqual([expect.stringContaining('Signed-in Rex (#1')]);
@@ -256,6 +257,23 @@ describe('the example front end (examples/web), following its README', { timeout
       await shot(page, 'signed-in-ordered');
       // The order is the signed-in person's account's, not the server's first key's.
       expect(await (await fetch(`${server.origin}/v1/store/orders`, { headers: withKey(key) })).json()).toEqual([]);
+      // Signing out ends the session at the provider too (its confirmation page), and comes back signed out.
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      await page.getByRole('button', { name: /Yes, sign me out/i }).click();
+      await page.waitForURL((url) => url.origin === new URL(site).origin, { timeout: 30_000 });
+      await expect.poll(() => page.getByRole('button', { name: /^Sign in with/ }).isVisible()).toBe(true);
+      expect(await page.locator('#who').isVisible()).toBe(false);
+      await shot(page, 'signed-out');
+      // Signing in again asks for the password again: the provider's session ended.
+      await page.getByRole('button', { name: /^Sign in with/ }).click();
+      await expect.poll(() => page.locator('input[name="password"]').isVisible(), { timeout: 30_000 }).toBe(true);
+      await page.locator('input[name="login"]').fill('alice');
+      await page.locator('input[name="password"]').fill('any password');
+      await page.getByRole('button', { name: 'Sign-in' }).click();
+      // Its consent again: signing out ended the grant with the session.
+      await page.getByRole('button', { name: 'Continue' }).click();
+      await page.waitForURL((url) => url.origin === new URL(site).origin && url.search === '', { timeout: 30_000 });
+      await expect.poll(() => page.locator('#who-name').innerText(), { timeout: 30_000 }).toBe('Signed in as alice');
       // A token the server no longer takes (run out, say): the page offers sign-in again.
       await page.evaluate(() => sessionStorage.setItem('petstore-access-token', 'ran.out.token'));
       await page.reload();

@@ -19,6 +19,7 @@ interface GraphQLResponse<Result> {
 
 const KEY_STORAGE = 'petstore-key';
 const TOKEN_STORAGE = 'petstore-access-token';
+const WHO_STORAGE = 'petstore-signed-in';
 // A pasted key is kept across visits; a signed-in person's access token only for this tab's session.
 let bearer = sessionStorage.getItem(TOKEN_STORAGE) ?? localStorage.getItem(KEY_STORAGE) ?? '';
 
@@ -27,16 +28,30 @@ export function setApiKey(key: string): void {
   localStorage.setItem(KEY_STORAGE, bearer);
 }
 
-/** The access token of the person signed in (sign-in.ts): sent as the key would be. */
-export function setAccessToken(token: string): void {
-  bearer = token;
-  sessionStorage.setItem(TOKEN_STORAGE, token);
+/** Who is signed in: the name to show, and the ID token that ends their session at the issuer. */
+export interface Who {
+  name: string;
+  idToken: string | null;
 }
 
-/** Forgets the signed-in person's access token (it ran out): the page offers sign-in again. */
+/** The access token of the person signed in (sign-in.ts), sent as the key would be, and who they are. */
+export function setAccessToken(token: string, who: Who): void {
+  bearer = token;
+  sessionStorage.setItem(TOKEN_STORAGE, token);
+  sessionStorage.setItem(WHO_STORAGE, JSON.stringify(who));
+}
+
+/** Who is signed in in this tab, or null. */
+export function signedIn(): Who | null {
+  const who = sessionStorage.getItem(WHO_STORAGE);
+  return who && bearer !== '' ? (JSON.parse(who) as Who) : null;
+}
+
+/** Forgets the signed-in person (they signed out, or their token ran out): the page offers sign-in again. */
 export function signOut(): void {
   bearer = '';
   sessionStorage.removeItem(TOKEN_STORAGE);
+  sessionStorage.removeItem(WHO_STORAGE);
 }
 
 export function isUnauthorized(error: unknown): boolean {

@@ -1,5 +1,5 @@
 import type { PetStatus, PetsPageQueryVariables } from './__generated__/graphql';
-import { explain, hasApiKey, isUnauthorized, run, setAccessToken, setApiKey, signOut, subscribe } from './api';
+import { explain, hasApiKey, isUnauthorized, run, setAccessToken, setApiKey, signedIn, signOut, subscribe } from './api';
 import { finishSignIn, signInWith } from './sign-in';
 import { AdvanceOrder, CreatePet, MessageUpdated, MyOrders, PetsPage, PlaceOrder, SendMessage } from './operations';
 
@@ -156,6 +156,7 @@ async function refresh(...reads: (() => Promise<void>)[]): Promise<void> {
     if (signingIn && isUnauthorized(error)) {
       // The access token ran out (or was refused): the person signs in again.
       signOut();
+      $('who').hidden = true;
       $('sign-in').hidden = false;
       $('key-status').textContent = 'Your sign-in has ended: sign in again.';
       return;
@@ -171,8 +172,8 @@ async function refresh(...reads: (() => Promise<void>)[]): Promise<void> {
  */
 async function start(): Promise<void> {
   try {
-    const token = await finishSignIn();
-    if (token) setAccessToken(token);
+    const back = await finishSignIn();
+    if (back) setAccessToken(back.accessToken, { name: back.name, idToken: back.idToken });
     const signIn = await signInWith();
     if (signIn) {
       signingIn = true;
@@ -181,6 +182,16 @@ async function start(): Promise<void> {
       button.hidden = hasApiKey();
       button.textContent = `Sign in with ${new URL(signIn.issuer).host}`;
       button.onclick = () => void signIn.start();
+      // Who is signed in, and a way out: forgotten here, and their session at the issuer ended too where it offers that.
+      const who = signedIn();
+      $('who').hidden = who === null;
+      $('who-name').textContent = who ? `Signed in as ${who.name}` : '';
+      $('sign-out').onclick = () => {
+        const endSession = signIn.endSession(signedIn()?.idToken ?? null);
+        signOut();
+        if (endSession) location.assign(endSession);
+        else void start();
+      };
     }
   } catch (error) {
     say('key-status', error);

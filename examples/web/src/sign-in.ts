@@ -22,6 +22,19 @@ export interface SignIn {
   issuer: string;
   /** Sends the person to the issuer's sign-in page; they come back here with a code. */
   start(): Promise<void>;
+  /**
+   * Where to send the person to end their session at the issuer too (its end_session_endpoint,
+   * RP-initiated logout), coming back to this page; null when the issuer has none.
+   */
+  endSession(idToken: string | null): string | null;
+}
+
+/** Who signed in, as the issuer's ID token names them, with the ID token (to end the session). */
+export interface SignedIn {
+  accessToken: string;
+  idToken: string | null;
+  /** The name to show: `name`, `preferred_username`, `email` or `sub`, the first the issuer gave. */
+  name: string;
 }
 
 /** The server's issuer, found through its metadata; null when it accepts API keys only. */
@@ -50,14 +63,22 @@ export async function signInWith(): Promise<SignIn | null> {
       });
       location.assign(url.href);
     },
+    endSession(idToken) {
+      if (!config.serverMetadata().end_session_endpoint) return null;
+      return oidc.buildEndSessionUrl(config, {
+        post_logout_redirect_uri: redirectUri(),
+        client_id: CLIENT_ID,
+        ...(idToken ? { id_token_hint: idToken } : {}),
+      }).href;
+    },
   };
 }
 
 /**
- * Back from the issuer with a code (the page's address carries it): the access token it is
- * exchanged for, the address cleaned of the code; null when the page was not opened that way.
+ * Back from the issuer with a code (the page's address carries it): the tokens it is exchanged
+ * for and who they are for, the address cleaned of the code; null when the page was not opened that way.
  */
-export async function finishSignIn(): Promise<string | null> {
+export async function finishSignIn(): Promise<SignedIn | null> {
   const pending = sessionStorage.getItem(PENDING);
   const here = new URL(location.href);
   if (!pending || !here.searchParams.has('code')) return null;
@@ -75,7 +96,11 @@ export async function finishSignIn(): Promise<string | null> {
     { resource },
   );
   history.replaceState(null, '', redirectUri());
-  return tokens.access_token;
+  const claims = tokens.claims();
+  const name = [claims?.name, claims?.preferred_username, claims?.email, claims?.sub].find(
+    (value) => typeof value === 'string' && value !== '',
+  );
+  return { accessToken: tokens.access_token, idToken: tokens.id_token ?? null, name: String(name ?? 'you') };
 }
 
 const redirectUri = () => `${location.origin}/`;
