@@ -142,7 +142,8 @@ describe('CORS for a browser that traces', () => {
       });
       expect(preflight.statusCode).toBe(204);
       const allowed = String(preflight.headers['access-control-allow-headers']).toLowerCase().split(/,\s*/);
-      for (const header of ['authorization', 'content-type', 'traceparent', 'tracestate']) expect(allowed, `${url}: ${header}`).toContain(header);
+      for (const header of ['authorization', 'content-type', 'traceparent', 'tracestate'])
+        expect(allowed, `${url}: ${header}`).toContain(header);
     }
   });
 });
