@@ -2,6 +2,7 @@ import { hash, randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { inTransaction } from '../../db/in-transaction.ts';
 import type { Database } from '../../db/types.ts';
+import { insertAccount } from './insert-account.ts';
 
 /** The account an issuer's subject names, and whether it may be used. */
 export interface SubjectAccount {
@@ -70,15 +71,10 @@ export async function accountForSubject(
       if (again) return { accountId: again.id, disabled: again.disabled_at !== null };
       // A conflict is another request making this very account (on PostgreSQL the insert waits
       // for it to commit, so its identity is there to read above), or a name taken: the next one.
-      const account = await trx
-        .insertInto('accounts')
-        .values({ name, created_at: createdAt })
-        .onConflict((oc) => oc.column('name').doNothing())
-        .returning('id')
-        .executeTakeFirst();
-      if (!account) continue;
-      await trx.insertInto('account_identities').values({ issuer, subject, account_id: account.id, created_at: createdAt }).execute();
-      return { accountId: account.id, disabled: false };
+      const accountId = await insertAccount(trx, name, createdAt);
+      if (accountId === null) continue;
+      await trx.insertInto('account_identities').values({ issuer, subject, account_id: accountId, created_at: createdAt }).execute();
+      return { accountId, disabled: false };
     }
     throw new Error(`no free account name for ${issuer}'s subject`);
   });

@@ -6,6 +6,7 @@ import { insertApiKey } from '../api-keys/create-api-key.ts';
 import type { FieldNaming } from '../validation/describe-issue.ts';
 import { createValidator } from '../validation/validator.ts';
 import { signUpSchema } from './account-schema.ts';
+import { insertAccount } from './insert-account.ts';
 import type { SignedUp, SignUpInput } from './account-schema.ts';
 
 const validateInput = createValidator<SignUpInput>(signUpSchema);
@@ -19,13 +20,8 @@ export async function signUp(db: Kysely<Database>, input: unknown, naming?: Fiel
   const { account: name } = validateInput(input, naming);
   const createdAt = new Date().toISOString();
   return inTransaction(db, async (trx) => {
-    const account = await trx
-      .insertInto('accounts')
-      .values({ name, created_at: createdAt })
-      .onConflict((oc) => oc.column('name').doNothing())
-      .returning('id')
-      .executeTakeFirst();
-    if (!account) throw AppError.of('ACCOUNT_NAME_TAKEN', 'byName', { name });
-    return { account: { name, createdAt }, apiKey: await insertApiKey(trx, account.id, createdAt) };
+    const accountId = await insertAccount(trx, name, createdAt);
+    if (accountId === null) throw AppError.of('ACCOUNT_NAME_TAKEN', 'byName', { name });
+    return { account: { name, createdAt }, apiKey: await insertApiKey(trx, accountId, createdAt) };
   });
 }
