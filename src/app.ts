@@ -49,7 +49,8 @@ export async function createApp({ config, database = openDatabase(config.databas
   let migrated: MigrationOutcome;
   try {
     await database.check();
-    migrated = await migrateToLatest(db, { apply: config.migrateOnStart });
+    const { db: migrating, ...where } = database.migrations;
+    migrated = await migrateToLatest(migrating, { apply: config.migrateOnStart, ...where });
     await database.syncDataVersion();
   } catch (error) {
     await database.close();
@@ -119,7 +120,7 @@ export async function createApp({ config, database = openDatabase(config.databas
     metrics,
     tracing: traced,
   });
-  await mountRest(app, { db, verifier, config, limits });
+  await mountRest(app, { db, verifier, config, limits, probe: database.probe });
 
   const worker = startDelivery(db, config.delivery, app.log.child({ component: 'delivery' }), { metrics, tracing: traced });
   app.addHook('onClose', async () => {

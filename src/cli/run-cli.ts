@@ -60,12 +60,13 @@ async function run(argv: string[]): Promise<number | undefined> {
   const { db } = database;
   try {
     await database.check();
-    if (command === 'migrate') return await migrateCommand(db, args, out);
+    if (command === 'migrate') return await migrateCommand(database.migrations, args, out);
     // A backup copies the database as it is, migrated or not.
     if (command === 'backup') await backupCommand(database, args, out);
     else {
       // keys and accounts migrate as the server does, or refuse as it does (MIGRATE_ON_START=false).
-      await migrateToLatest(db, { apply: config.migrateOnStart });
+      const { db: migrating, ...where } = database.migrations;
+      await migrateToLatest(migrating, { apply: config.migrateOnStart, ...where });
       await (command === 'accounts' ? accountsCommand : keysCommand)(db, args, out);
     }
     return undefined;

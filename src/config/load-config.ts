@@ -129,6 +129,14 @@ export interface DatabaseConfig {
   lockTimeoutMs: number;
   /** PostgreSQL: the longest to wait for a connection, new or from a full pool; then 503. */
   connectTimeoutMs: number;
+  /**
+   * PostgreSQL: what DATABASE_URL reaches. `none`: PostgreSQL itself (timeouts as startup
+   * parameters, named statements). `transaction`: a pooler in transaction mode (PgBouncer's
+   * pool_mode = transaction): no session state, timeouts set in each transaction, no statement names.
+   */
+  pooler: 'none' | 'transaction';
+  /** PostgreSQL behind a pooler: a direct URL to PostgreSQL itself for migrations and their lock (DATABASE_MIGRATION_URL); null: none. */
+  migrationUrl: string | null;
 }
 
 export interface ServerLimits {
@@ -245,9 +253,23 @@ export function loadConfig(env: Env = process.env): Config {
     statementTimeoutMs: integer(problems, env, 'DATABASE_STATEMENT_TIMEOUT_MS', 5_000, 100, 600_000),
     lockTimeoutMs: integer(problems, env, 'DATABASE_LOCK_TIMEOUT_MS', 5_000, 100, 600_000),
     connectTimeoutMs: integer(problems, env, 'DATABASE_CONNECT_TIMEOUT_MS', 5_000, 100, 600_000),
+    pooler: oneOf(problems, env, 'DATABASE_POOLER', ['none', 'transaction'] as const, 'none'),
+    migrationUrl: env.DATABASE_MIGRATION_URL?.trim() || null,
   };
-  if (/^postgres(ql)?:/i.test(database.url) && !/^postgres(ql)?:\/\/[^/]/i.test(database.url)) {
-    problems.push('DATABASE_URL must be postgres://[user[:password]@]host[:port]/database for PostgreSQL (got a URL without a host).');
+  for (const [name, url] of [
+    ['DATABASE_URL', database.url],
+    ['DATABASE_MIGRATION_URL', database.migrationUrl ?? ''],
+  ] as const) {
+    if (/^postgres(ql)?:/i.test(url) && !/^postgres(ql)?:\/\/[^/]/i.test(url)) {
+      problems.push(`${name} must be postgres://[user[:password]@]host[:port]/database for PostgreSQL (got a URL without a host).`);
+    }
+  }
+  const onPostgres = /^postgres(ql)?:\/\//i.test(database.url);
+  if (database.migrationUrl !== null && !/^postgres(ql)?:\/\//i.test(database.migrationUrl)) {
+    problems.push('DATABASE_MIGRATION_URL must be a postgres:// URL: PostgreSQL itself, where DATABASE_URL is a pooler.');
+  }
+  if (!onPostgres && (database.pooler !== 'none' || database.migrationUrl !== null)) {
+    problems.push('DATABASE_POOLER and DATABASE_MIGRATION_URL are for PostgreSQL: DATABASE_URL names a SQLite file.');
   }
 
   const logLevel = (env.LOG_LEVEL ?? 'info') as LogLevel;

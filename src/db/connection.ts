@@ -20,8 +20,16 @@ export interface OpenDatabase {
   engine: Engine;
   /** Where, for messages: "PostgreSQL at host:5432/db", never a password. */
   label: string;
-  /** Resolves once the database answers; else rejects with where and why, for a person to fix. */
+  /** Resolves once the database answers as requests use it; else rejects with where and why, for a person to fix. */
   check(): Promise<void>;
+  /** Readiness: a statement runs as requests run theirs (parameters, timeouts in force); rejects otherwise. */
+  probe(): Promise<void>;
+  /**
+   * Where migrations run and whether they take their lock: the database itself; behind a
+   * transaction pooler, PostgreSQL itself at DATABASE_MIGRATION_URL, or, without one, only a
+   * check (`refusal` says why nothing can be applied there).
+   */
+  migrations: { db: Kysely<Database>; lock: boolean; refusal: string | null };
   /** Who watches every statement from now on (metrics, traces); one at a time. */
   observe(observer: StatementObserver): void;
   /** PostgreSQL's pool: connections in use and idle, and callers waiting for one; absent on SQLite. */

@@ -59,11 +59,25 @@ async function statusOf(db: Kysely<Database>, migrator: Migrator): Promise<Migra
   return { applied, pending, newer: newer.sort() };
 }
 
-async function run(db: Kysely<Database>, apply: boolean): Promise<MigrationOutcome> {
+/** Where migrations may run (OpenDatabase.migrations): without the lock, or not at all (`refusal`), behind a pooler. */
+export interface MigrationOptions {
+  /** Apply what is pending; false: refuse, naming it (MIGRATE_ON_START=false). */
+  apply?: boolean;
+  /** Take the migration lock (a session advisory lock on PostgreSQL): only where one session holds it. */
+  lock?: boolean;
+  /** Why nothing can be applied here, to say when something is pending (behind a pooler without DATABASE_MIGRATION_URL). */
+  refusal?: string | null;
+}
+
+async function run(db: Kysely<Database>, apply: boolean, refusal: string | null): Promise<MigrationOutcome> {
   const migrator = await migratorFor(db);
   const before = await statusOf(db, migrator);
   if (before.pending.length === 0) return { applied: [], status: before };
   if (!apply) throw new PendingMigrationsError(before.pending);
+  if (refusal)
+    throw new Error(
+      `the database lacks ${before.pending.length} migration(s) of this release (${before.pending.join(', ')}), and ${refusal}.`,
+    );
   if (before.newer.length > 0) {
     throw new Error(
       `the database has migrations this release does not know (${before.newer.join(', ')}) and lacks some it has ` +
@@ -91,8 +105,11 @@ async function run(db: Kysely<Database>, apply: boolean): Promise<MigrationOutco
  * nothing left to do. (Kysely's own lock table cannot serve: creating it can race.) SQLite
  * needs none: every transaction takes the write lock at BEGIN.
  */
-export function migrateToLatest(db: Kysely<Database>, { apply = true }: { apply?: boolean } = {}): Promise<MigrationOutcome> {
-  return underMigrationLock(db, (connection) => run(connection, apply));
+export function migrateToLatest(
+  db: Kysely<Database>,
+  { apply = true, lock = true, refusal = null }: MigrationOptions = {},
+): Promise<MigrationOutcome> {
+  return lock ? underMigrationLock(db, (connection) => run(connection, apply, refusal)) : run(db, apply, refusal);
 }
 
 /**
@@ -100,8 +117,9 @@ export function migrateToLatest(db: Kysely<Database>, { apply = true }: { apply?
  * while another process migrates waits for it and reports the result, and never reads Kysely's
  * tables while they are being made (its migrator looks at every schema's tables).
  */
-export function migrationStatus(db: Kysely<Database>): Promise<MigrationStatus> {
-  return underMigrationLock(db, async (connection) => statusOf(connection, await migratorFor(connection)));
+export function migrationStatus(db: Kysely<Database>, { lock = true }: Pick<MigrationOptions, 'lock'> = {}): Promise<MigrationStatus> {
+  const read = async (connection: Kysely<Database>) => statusOf(connection, await migratorFor(connection));
+  return lock ? underMigrationLock(db, read) : read(db);
 }
 
 /** How long a starting server waits for another's migration before it gives up. */

@@ -27,10 +27,12 @@ export interface RestOptions {
   verifier: KeyVerifier;
   config: Config;
   limits: RateLimitChecks;
+  /** Readiness: a statement runs as requests run theirs (the database's probe). */
+  probe: () => Promise<void>;
 }
 
 /** The REST face: /v1 (contract), /messages (the quickstart), health probes, and the OpenAPI document and docs page. */
-export async function mountRest(app: FastifyInstance, { db, verifier, config, limits }: RestOptions): Promise<void> {
+export async function mountRest(app: FastifyInstance, { db, verifier, config, limits, probe }: RestOptions): Promise<void> {
   // Query strings and path ids are checked as text first (param-validator.ts); bodies by the services' strict ajv.
   app.setValidatorCompiler(({ schema, httpPart }) =>
     httpPart === 'body' ? strictAjv.compile(schema) : compileParamValidator(schema as Parameters<typeof compileParamValidator>[0]),
@@ -41,7 +43,7 @@ export async function mountRest(app: FastifyInstance, { db, verifier, config, li
     if (!strictAjv.getSchema(name)) strictAjv.addSchema({ $id: name, ...schema });
   }
   await useOpenApi(app, config);
-  await app.register(healthRoutes, { db });
+  await app.register(healthRoutes, { probe });
 
   const idempotent = idempotencyHooks(db);
   const linkBase = config.publicBaseUrl ?? '/v1';

@@ -19,7 +19,7 @@ describe('petstore keys', () => {
       return lines;
     };
     try {
-      await migrateCommand(db, [], () => undefined);
+      await migrateCommand({ db, lock: true, refusal: null }, [], () => undefined);
       const created = await keys('create', '--account', 'alice');
       expect(created[0]).toMatch(/^Created key 1 \(psk_\w{8}…\) for account "alice"\. It is shown once and cannot be recovered:$/);
       const key = created.at(-1) ?? '';

@@ -37,16 +37,16 @@ describe('petstore migrate', () => {
     databaseUrl,
   }) => {
     await opened(databaseUrl, async ({ db }) => {
-      const before = await run((out) => migrateCommand(db, ['--check'], out));
+      const before = await run((out) => migrateCommand({ db, lock: true, refusal: null }, ['--check'], out));
       expect(before.code).toBe(EXIT_CODES.pending);
       for (const name of NAMES) expect(before.text).toMatch(new RegExp(`^${name} +pending$`, 'm'));
       expect(before.text).toContain(`${NAMES.length} migration(s) pending`);
 
-      const applied = await run((out) => migrateCommand(db, [], out));
+      const applied = await run((out) => migrateCommand({ db, lock: true, refusal: null }, [], out));
       expect(applied.code).toBe(EXIT_CODES.ok);
       for (const name of NAMES) expect(applied.text).toMatch(new RegExp(`^${name} +applied now$`, 'm'));
 
-      const after = await run((out) => migrateCommand(db, ['--check'], out));
+      const after = await run((out) => migrateCommand({ db, lock: true, refusal: null }, ['--check'], out));
       expect(after.code).toBe(EXIT_CODES.ok);
       expect(after.text).toMatch(new RegExp(`^${LATEST} +applied \\d{4}-\\d\\d-\\d\\dT`, 'm'));
       expect(after.text).not.toMatch(/pending/);
@@ -56,12 +56,14 @@ describe('petstore migrate', () => {
 
   it('a database a newer release migrated: listed as such, and this release still starts and serves on it', async ({ databaseUrl }) => {
     await opened(databaseUrl, async ({ db }) => {
-      await migrateCommand(db, [], () => undefined);
+      await migrateCommand({ db, lock: true, refusal: null }, [], () => undefined);
       await sql`insert into kysely_migration (name, timestamp) values ('9999-a-newer-release', ${new Date().toISOString()})`.execute(db);
-      const listed = await run((out) => migrateCommand(db, ['--check'], out));
+      const listed = await run((out) => migrateCommand({ db, lock: true, refusal: null }, ['--check'], out));
       expect(listed.code).toBe(EXIT_CODES.ok);
       expect(listed.text).toMatch(/^9999-a-newer-release +applied by a newer release$/m);
-      expect((await run((out) => migrateCommand(db, [], out))).text).toContain('The database is up to date.');
+      expect((await run((out) => migrateCommand({ db, lock: true, refusal: null }, [], out))).text).toContain(
+        'The database is up to date.',
+      );
     });
     const app = await createApp({ config: configFor(databaseUrl) });
     try {
@@ -78,8 +80,8 @@ describe('petstore migrate', () => {
       new RegExp(`lacks ${NAMES.length} migration\\(s\\) of this release: ${NAMES.join(', ')}\\. Apply them with \`petstore migrate\``),
     );
     await opened(databaseUrl, async ({ db }) => {
-      expect((await run((out) => migrateCommand(db, ['--check'], out))).code).toBe(EXIT_CODES.pending);
-      await migrateCommand(db, [], () => undefined);
+      expect((await run((out) => migrateCommand({ db, lock: true, refusal: null }, ['--check'], out))).code).toBe(EXIT_CODES.pending);
+      await migrateCommand({ db, lock: true, refusal: null }, [], () => undefined);
     });
     const app = await createApp({ config: configFor(databaseUrl, { MIGRATE_ON_START: 'false' }) });
     await app.close();

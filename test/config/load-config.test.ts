@@ -25,6 +25,8 @@ describe('configuration from the environment', () => {
       statementTimeoutMs: 5000,
       lockTimeoutMs: 5000,
       connectTimeoutMs: 5000,
+      pooler: 'none',
+      migrationUrl: null,
     });
     expect(config.rateLimit).toEqual({ perKey: 600, newAccounts: 60, messagesPerKey: 60, perAddressWithoutKey: 60, signupsPerAddress: 2 });
     expect(config.signup).toBe(false);

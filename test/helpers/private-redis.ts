@@ -6,6 +6,10 @@ export interface PrivateRedis {
   url: string;
   /** A client of its own, for reading what the server holds (INFO, keys). */
   client: Redis;
+  /** Stops the process where it stands (SIGSTOP): connections stay open and nothing answers, as a hung Redis or a partition. */
+  freeze(): void;
+  /** Lets it run again (SIGCONT): it answers what waited. */
+  thaw(): void;
   stop(): Promise<void>;
 }
 
@@ -37,8 +41,11 @@ export async function startPrivateRedis(args: string[]): Promise<PrivateRedis> {
   return {
     url,
     client,
+    freeze: () => void server.kill('SIGSTOP'),
+    thaw: () => void server.kill('SIGCONT'),
     stop: async () => {
       client.disconnect();
+      server.kill('SIGCONT');
       server.kill('SIGKILL');
       if (server.exitCode === null) await new Promise((resolve) => server.once('exit', resolve));
     },

@@ -31,6 +31,14 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+/**
+ * TEST_DATABASE_POOLER=transaction runs every app of the suite as it runs behind a transaction
+ * pooler (DATABASE_POOLER: timeouts set per transaction, parameters inlined, no statement
+ * names), on the same direct PostgreSQL, migrating there (DATABASE_MIGRATION_URL): every
+ * statement the server makes goes that way.
+ */
+const POOLER: Record<string, string> = process.env.TEST_DATABASE_POOLER ? { DATABASE_POOLER: process.env.TEST_DATABASE_POOLER } : {};
+
 function tempDir(): string {
   return mkdtempSync(join(tmpdir(), 'petstore-test-'));
 }
@@ -48,7 +56,15 @@ export async function startTestApp(
   const fresh = await freshDatabase(dir);
   // Delivery is off unless a test turns it on, so message records stay as the request left them.
   // A small pool: many apps of parallel test files share one PostgreSQL server.
-  const config = loadConfig({ DATABASE_URL: fresh.url, DATABASE_POOL_SIZE: '4', LOG_LEVEL: 'silent', MESSAGE_DELIVERY: 'false', ...env });
+  const pooled = POOLER.DATABASE_POOLER ? { ...POOLER, DATABASE_MIGRATION_URL: fresh.url } : {};
+  const config = loadConfig({
+    DATABASE_URL: fresh.url,
+    DATABASE_POOL_SIZE: '4',
+    LOG_LEVEL: 'silent',
+    MESSAGE_DELIVERY: 'false',
+    ...pooled,
+    ...env,
+  });
   const database = openDatabase(config.database);
   const { db } = database;
   await migrateToLatest(db);

@@ -1,6 +1,6 @@
 import { userInfo } from 'node:os';
 import pg from 'pg';
-import { Kysely } from 'kysely';
+import { CompiledQuery, Kysely } from 'kysely';
 import type { DatabaseConfig } from '../../config/load-config.ts';
 import type { OpenDatabase } from '../connection.ts';
 import { KEY_CHANGES_POLL_MS } from '../data-version.ts';
@@ -46,19 +46,33 @@ function describe(url: string): string {
  * changes, migration 0006), polled every 250 ms, joined with this process's own key writes,
  * counted as they happen.
  */
-export function openPostgres({ url, poolSize, statementTimeoutMs, lockTimeoutMs, connectTimeoutMs }: DatabaseConfig): OpenDatabase {
-  const pool = new pg.Pool({
-    connectionString: withDefaultUser(url),
-    max: poolSize,
-    connectionTimeoutMillis: connectTimeoutMs,
-    idleTimeoutMillis: 30_000,
-    statement_timeout: statementTimeoutMs,
-    lock_timeout: lockTimeoutMs,
-    application_name: 'petstore-gateway',
-    types,
-  });
-  // An idle client whose server went away emits here; the next query opens a fresh one.
-  pool.on('error', () => undefined);
+export function openPostgres({
+  url,
+  poolSize,
+  statementTimeoutMs,
+  lockTimeoutMs,
+  connectTimeoutMs,
+  pooler,
+  migrationUrl,
+}: DatabaseConfig): OpenDatabase {
+  const direct = pooler === 'none';
+  const poolOf = (at: string, max: number) => {
+    const created = new pg.Pool({
+      connectionString: withDefaultUser(at),
+      max,
+      connectionTimeoutMillis: connectTimeoutMs,
+      idleTimeoutMillis: 30_000,
+      // On PostgreSQL itself the timeouts are the session's, from its start; a transaction
+      // pooler refuses them there (PgBouncer: unsupported startup parameter), so each transaction sets them.
+      ...(direct || at !== url ? { statement_timeout: statementTimeoutMs, lock_timeout: lockTimeoutMs } : {}),
+      application_name: 'petstore-gateway',
+      types,
+    });
+    // An idle client whose server went away emits here; the next query opens a fresh one.
+    created.on('error', () => undefined);
+    return created;
+  };
+  const pool = poolOf(url, poolSize);
 
   let ownKeyWrites = 0;
   let epoch = '-';
@@ -77,8 +91,37 @@ export function openPostgres({ url, poolSize, statementTimeoutMs, lockTimeoutMs,
   const label = describe(url);
   const watch: ObserverSlot = { observer: null };
   const db = new Kysely<Database>({
-    dialect: new PetstorePostgresDialect(pool, { afterQuery: (query) => void (changesKeys(query.query) && ownKeyWrites++), watch }),
+    dialect: new PetstorePostgresDialect(pool, {
+      afterQuery: (query) => void (changesKeys(query.query) && ownKeyWrites++),
+      watch,
+      pooled: direct ? null : { statementTimeoutMs, lockTimeoutMs },
+    }),
   });
+  // Behind a pooler, migrations run on PostgreSQL itself: their session advisory lock needs one session.
+  const migrationPool = !direct && migrationUrl ? poolOf(migrationUrl, 2) : null;
+  const migrationDb = migrationPool
+    ? new Kysely<Database>({ dialect: new PetstorePostgresDialect(migrationPool, { afterQuery: () => undefined, watch, pooled: null }) })
+    : null;
+
+  /**
+   * Whether statements run here as requests run them: one with parameters (named on a direct
+   * connection, inlined behind a pooler), with the statement and lock timeouts in force. A pooler
+   * that ignores startup parameters would leave them unset, silently: that is an error too.
+   */
+  const probe = async (): Promise<void> => {
+    const { rows } = await db.executeQuery<{ applied: boolean }>(
+      CompiledQuery.raw(
+        "select current_setting('statement_timeout')::interval = $1::interval and current_setting('lock_timeout')::interval = $2::interval as applied",
+        [`${statementTimeoutMs}ms`, `${lockTimeoutMs}ms`],
+      ),
+    );
+    if (rows[0]?.applied !== true) {
+      throw new Error(
+        `the statement and lock timeouts (DATABASE_STATEMENT_TIMEOUT_MS, DATABASE_LOCK_TIMEOUT_MS) do not apply on connections to ${label}: ` +
+          'a pooler that ignores startup parameters (PgBouncer with ignore_startup_parameters)? Behind a pooler in transaction mode, set DATABASE_POOLER=transaction.',
+      );
+    }
+  };
   return {
     db,
     dataVersion: () => `${epoch}:${ownKeyWrites}`,
@@ -87,13 +130,34 @@ export function openPostgres({ url, poolSize, statementTimeoutMs, lockTimeoutMs,
     poolStats: () => ({ used: pool.totalCount - pool.idleCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     engine: 'postgres',
     label,
+    migrations: direct
+      ? { db, lock: true, refusal: null }
+      : migrationDb
+        ? { db: migrationDb, lock: true, refusal: null }
+        : {
+            db,
+            lock: false,
+            refusal:
+              'behind a transaction pooler (DATABASE_POOLER=transaction) migrations run on PostgreSQL itself, where their lock holds: set DATABASE_MIGRATION_URL to it (not to the pooler), or apply them with `DATABASE_URL=<PostgreSQL itself> petstore migrate`',
+          },
     async check() {
       try {
         (await pool.connect()).release();
       } catch (error) {
         throw new Error(`cannot reach ${label} (DATABASE_URL): ${connectFailureReason(error)}.`, { cause: error });
       }
+      if (migrationPool) {
+        try {
+          (await migrationPool.connect()).release();
+        } catch (error) {
+          throw new Error(`cannot reach ${describe(migrationUrl ?? '')} (DATABASE_MIGRATION_URL): ${connectFailureReason(error)}.`, {
+            cause: error,
+          });
+        }
+      }
+      await probe();
     },
+    probe,
     // pg_dump takes a consistent snapshot of a live database, and restores into any version at
     // least as new; a copy made here could do no better.
     backup: async () => {
@@ -103,6 +167,8 @@ export function openPostgres({ url, poolSize, statementTimeoutMs, lockTimeoutMs,
       clearInterval(timer);
       await db.destroy();
       if (!pool.ending) await pool.end();
+      await migrationDb?.destroy();
+      if (migrationPool && !migrationPool.ending) await migrationPool.end();
     },
   };
 }

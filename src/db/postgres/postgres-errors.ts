@@ -41,6 +41,10 @@ const REASONS: Record<string, string> = {
 export function connectFailureReason(error: unknown): string {
   const code = error instanceof Error && 'code' in error ? String(error.code) : '';
   if (REASONS[code]) return `${REASONS[code]} (${code})`;
+  // A protocol violation at start is how a transaction pooler refuses the timeouts as startup parameters.
+  if (code === '08P01' && error instanceof Error && /startup parameter/i.test(error.message)) {
+    return `${error.message} (${code}): behind a pooler in transaction mode such as PgBouncer, set DATABASE_POOLER=transaction`;
+  }
   if (error instanceof Error && /timeout exceeded/i.test(error.message)) return 'no answer within DATABASE_CONNECT_TIMEOUT_MS';
   return code ? `error ${code}` : 'unknown error';
 }

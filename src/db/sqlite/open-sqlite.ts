@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely } from 'kysely';
+import { CompiledQuery, Kysely } from 'kysely';
 import type { DatabaseConfig } from '../../config/load-config.ts';
 import type { OpenDatabase } from '../connection.ts';
 import { sqliteDataVersion } from '../data-version.ts';
@@ -50,6 +50,9 @@ export function openSqlite({ url, lockTimeoutMs }: DatabaseConfig): OpenDatabase
     label: `the SQLite database '${file}'`,
     // Opening read the file already; there is nothing further to reach.
     check: async () => undefined,
+    // A statement with a parameter, as requests run theirs.
+    probe: async () => void (await db.executeQuery(CompiledQuery.raw('select ? as ready', [1]))),
+    migrations: { db, lock: true, refusal: null },
     backup: async (target) => {
       if (file === ':memory:') throw new Error('the database is in memory (DATABASE_URL=:memory:): there is nothing to back up.');
       sqliteBackup(sqlite, target);

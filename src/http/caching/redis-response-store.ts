@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { Redis } from 'ioredis';
+import { guardRedis } from '../redis-guard.ts';
 import type { ResponseStore, StoreBounds, StoredAnswer } from './response-store.ts';
 
 /**
@@ -83,6 +84,7 @@ export function redisResponseStore({ url, keyPrefix, ttlMs, maxBytes, maxAccount
   redis.defineCommand('petstoreKeep', { numberOfKeys: 5, lua: KEEP });
   let failing = false;
   const failed = (error: unknown) => {
+    guard.failed(error);
     if (!failing) log.warn({ err: error }, 'response cache: Redis is not answering; queries run uncached until it does');
     failing = true;
     return undefined;
@@ -91,9 +93,12 @@ export function redisResponseStore({ url, keyPrefix, ttlMs, maxBytes, maxAccount
     if (failing) log.info('response cache: Redis answers again');
     failing = false;
   };
+  // A hung Redis costs a request nothing once found: lookups miss and nothing is kept until a ping is answered.
+  const guard = guardRedis(redis, { onDown: failed, onUp: answered });
   redis.on('error', () => undefined);
   return {
     async get(key) {
+      if (!guard.usable()) return undefined;
       try {
         const text = await redis.get(key);
         answered();
@@ -105,7 +110,7 @@ export function redisResponseStore({ url, keyPrefix, ttlMs, maxBytes, maxAccount
     async set(key, answer, accountId) {
       const text = JSON.stringify(answer);
       const bytes = text.length + 3 * key.length + OVERHEAD_BYTES;
-      if (bytes > maxAccountBytes) return;
+      if (bytes > maxAccountBytes || !guard.usable()) return;
       try {
         await redis.petstoreKeep(
           key,
@@ -129,6 +134,7 @@ export function redisResponseStore({ url, keyPrefix, ttlMs, maxBytes, maxAccount
       }
     },
     async bytes() {
+      if (!guard.usable()) return 0;
       try {
         return Number((await redis.get('bytes')) ?? 0);
       } catch {
@@ -136,6 +142,7 @@ export function redisResponseStore({ url, keyPrefix, ttlMs, maxBytes, maxAccount
       }
     },
     close: async () => {
+      guard.close();
       redis.disconnect();
     },
   };

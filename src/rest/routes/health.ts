@@ -1,6 +1,4 @@
 import type { FastifyPluginAsync } from 'fastify';
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/types.ts';
 import { AppError } from '../../errors/index.ts';
 import { checkDatabase } from '../../services/health/check-database.ts';
 import { errorResponses } from '../schemas.ts';
@@ -10,7 +8,7 @@ const statusOf = (status: string) =>
   ({ type: 'object', required: ['status'], properties: { status: { type: 'string', enum: [status] } } }) as const;
 
 /** Probes for orchestrators; they need no key. */
-export const healthRoutes: FastifyPluginAsync<{ db: Kysely<Database> }> = async (app, { db }) => {
+export const healthRoutes: FastifyPluginAsync<{ probe: () => Promise<void> }> = async (app, { probe }) => {
   app.get(
     '/healthz',
     {
@@ -41,7 +39,7 @@ export const healthRoutes: FastifyPluginAsync<{ db: Kysely<Database> }> = async 
     },
     async () => {
       if (app.draining) throw AppError.of('NOT_READY', 'shuttingDown');
-      await checkDatabase(db);
+      await checkDatabase(probe);
       return { status: 'ready' };
     },
   );

@@ -1,11 +1,13 @@
-import { sql } from 'kysely';
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/types.ts';
 import { AppError } from '../../errors/index.ts';
 
-export async function checkDatabase(db: Kysely<Database>): Promise<void> {
+/**
+ * Readiness: the database runs a statement as requests run theirs (src/db's probe: parameters,
+ * and on PostgreSQL the statement and lock timeouts in force), else NOT_READY. A database that
+ * only accepts connections is not ready.
+ */
+export async function checkDatabase(probe: () => Promise<void>): Promise<void> {
   try {
-    await sql`select 1`.execute(db);
+    await probe();
   } catch (error) {
     throw new AppError('NOT_READY', { cause: error });
   }

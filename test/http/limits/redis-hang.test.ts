@@ -1,0 +1,92 @@
+import { performance } from 'node:perf_hooks';
+import { describe, expect, it } from '../../helpers/fixtures.ts';
+import { graphql } from '../../helpers/graphql.ts';
+import { startPrivateRedis } from '../../helpers/private-redis.ts';
+import type { PrivateRedis } from '../../helpers/private-redis.ts';
+
+// A Redis that hangs (SIGSTOP: connections open, nothing answers, as a partition or a blocked
+// primary looks) must cost what a Redis that refuses costs: nothing a request waits for.
+// Measured by what reaches Redis, not by the clock: each command a request sent while it hung
+// waits in its connection and is answered when it runs again, so Redis's own count of the
+// commands it processed then says how many requests waited on it.
+
+/** Commands Redis processed since its statistics were reset, but for the pings and this test's own. */
+async function commandsProcessed(redis: PrivateRedis): Promise<number> {
+  const stats = String(await redis.client.info('commandstats'));
+  let total = 0;
+  for (const [, name, calls] of stats.matchAll(/^cmdstat_([a-z|]+):calls=(\d+)/gm)) {
+    if (!['ping', 'info', 'config|resetstat', 'config'].includes(name ?? '')) total += Number(calls);
+  }
+  return total;
+}
+
+describe('a Redis that hangs', () => {
+  it('is found within a second, then costs requests nothing; counting and caching resume once it answers', async ({ makeApp }) => {
+    const redis = await startPrivateRedis([]);
+    try {
+      const t = await makeApp({ REDIS_URL: redis.url, RATE_LIMIT_PER_MINUTE: '10000', SIGNUP: 'open', SIGNUP_RATE_LIMIT_PER_MINUTE: '2' });
+      const query = '{ pets(first: 2) { nodes { id } } }';
+      // Counted and cached while it answers.
+      expect((await t.call({ url: '/v1/pets' })).headers['ratelimit-policy']).toBe('"per-key";q=10000;w=60');
+      await graphql(t, query);
+
+      redis.freeze();
+      // A second and a half: the guard's ping finds it hung within one.
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      const took: number[] = [];
+      const statuses: number[] = [];
+      for (let i = 0; i < 40; i++) {
+        const began = performance.now();
+        const rest = await t.call({ url: '/v1/pets' });
+        const gql = await graphql(t, query);
+        took.push(performance.now() - began);
+        statuses.push(rest.statusCode, gql.res.statusCode);
+        expect(rest.headers['ratelimit-policy'], 'uncounted while Redis hangs').toBeUndefined();
+      }
+      // Sign-up's budget is a security limit: counted in this process meanwhile, never let through.
+      const signups = [];
+      for (let i = 0; i < 3; i++) {
+        signups.push(
+          (await t.app.inject({ method: 'POST', url: '/signup', payload: { account: `hung-${i}` }, remoteAddress: '198.51.100.3' }))
+            .statusCode,
+        );
+      }
+      expect(statuses.every((status) => status === 200)).toBe(true);
+      expect(signups).toEqual([201, 201, 429]);
+
+      redis.thaw();
+      // Counting resumes by itself once a ping is answered.
+      await expect
+        .poll(async () => (await t.call({ url: '/v1/pets' })).headers['ratelimit-policy'], { timeout: 10_000 })
+        .toBe('"per-key";q=10000;w=60');
+      process.stdout.write(
+        `redis hung: 80 requests, slowest pair ${Math.round(Math.max(...took))} ms, median ${Math.round(took.sort((a, b) => a - b)[20] ?? 0)} ms\n`,
+      );
+    } finally {
+      await redis.stop();
+    }
+  });
+
+  it('sends a request’s commands to it only until it is found: none of the requests after waited on it', async ({ makeApp }) => {
+    const redis = await startPrivateRedis([]);
+    try {
+      const t = await makeApp({ REDIS_URL: redis.url, RATE_LIMIT_PER_MINUTE: '10000' });
+      await t.call({ url: '/v1/pets' });
+      await graphql(t, '{ pets(first: 1) { nodes { id } } }');
+      await redis.client.config('RESETSTAT');
+      redis.freeze();
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      for (let i = 0; i < 30; i++) {
+        expect((await t.call({ url: '/v1/pets' })).statusCode).toBe(200);
+        expect((await graphql(t, '{ pets(first: 1) { nodes { id } } }')).res.statusCode).toBe(200);
+      }
+      // What was sent while it hung waits in the connections, and is answered now.
+      redis.thaw();
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      // Without the guard: 60 requests' rate-limit takes and cache lookups. With it: none.
+      expect(await commandsProcessed(redis)).toBe(0);
+    } finally {
+      await redis.stop();
+    }
+  });
+});
