@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from './helpers/fixtures.ts';
 import { freePort, petstore, petstoreAsync } from './helpers/cli.ts';
-import { ENGINE } from './helpers/test-database.ts';
+import { ENGINE, execute } from './helpers/test-database.ts';
 
 const LATEST_MIGRATION = Object.keys(migrations.sqlite).at(-1) ?? '';
 
@@ -85,6 +85,18 @@ describe('petstore serve when it cannot start', { timeout: 180_000 }, () => {
         `cannot reach PostgreSQL at 127.0.0.1:${closed}/petstore (DATABASE_URL): connection refused (ECONNREFUSED).`,
       );
       expect(res.stderr + res.stdout).not.toMatch(/s3cret|zelda/);
+    }
+  });
+});
+
+describe('petstore when the database fails it at start', { timeout: 180_000 }, () => {
+  it('exits 1 naming the database’s own reason, not only "database failure"', async ({ databaseUrl }) => {
+    // A table of another program where the first migration makes its own.
+    await execute(databaseUrl, 'create table pets (whatever integer)');
+    for (const command of [['migrate'], ['serve']]) {
+      const res = await petstoreAsync(command, { DATABASE_URL: databaseUrl, PORT: '0' });
+      expect(res.status).toBe(1);
+      expect(res.stderr).toMatch(/^petstore: Database migration failed: database failure: .*(already exists|relation "pets")/m);
     }
   });
 });

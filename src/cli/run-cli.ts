@@ -1,5 +1,6 @@
 import { loadConfig } from '../config/load-config.ts';
 import { appVersion } from '../config/version.ts';
+import { explainError } from '../db/database-error.ts';
 import { EXIT_CODES } from './exit-codes.ts';
 import { HELP } from './usage.ts';
 import { UsageError } from './usage-error.ts';
@@ -82,7 +83,7 @@ export async function runCli(argv: string[]): Promise<void> {
   } catch (error) {
     const usage =
       error instanceof UsageError || (error instanceof Error && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS'));
-    const message = error instanceof Error ? error.message : String(error);
+    const message = explainError(error);
     process.stderr.write(usage ? `petstore: ${message}\n\n${HELP[''] ?? ''}\n` : `petstore: ${message}\n`);
     process.exitCode = usage ? EXIT_CODES.usage : EXIT_CODES.failed;
   }

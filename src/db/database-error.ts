@@ -22,3 +22,15 @@ export class DatabaseError extends Error {
     this.kind = kind;
   }
 }
+
+/**
+ * What a person starting the server or running a command is told of an error: its message and,
+ * for a DatabaseError, the driver's words and code under it ("database failure" alone names no
+ * cause). Driver messages never hold a connection's password.
+ */
+export function explainError(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  if (!(error instanceof DatabaseError) || !(error.cause instanceof Error)) return message;
+  const code = 'code' in error.cause && typeof error.cause.code === 'string' ? ` (${error.cause.code})` : '';
+  return `${message}: ${error.cause.message}${code}`;
+}

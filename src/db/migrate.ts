@@ -1,5 +1,6 @@
 import { Migrator, sql } from 'kysely';
 import type { Kysely } from 'kysely';
+import { explainError } from './database-error.ts';
 import { engineOf } from './engine.ts';
 import { migrations } from './migrations/index.ts';
 import type { Database } from './types.ts';
@@ -85,7 +86,7 @@ async function run(db: Kysely<Database>, apply: boolean, refusal: string | null)
     );
   }
   const { error, results = [] } = await migrator.migrateToLatest();
-  if (error) throw new Error(`Database migration failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  if (error) throw new Error(`Database migration failed: ${explainError(error)}`, { cause: error });
   const applied = results.filter((r) => r.status === 'Success').map((r) => r.migrationName);
   // Kysely applies every pending one or fails: what is applied now is what was pending.
   const now = new Date();

@@ -108,6 +108,16 @@ describe('a database locked by another writer', () => {
       });
       const error = (viaGraphQL.json() as { errors: { message: string; extensions: unknown }[] }).errors[0];
       expect(error).toMatchObject({ message: res.json().message, extensions: { code: 'SERVICE_UNAVAILABLE', status: 503 } });
+      // And the same HTTP answer: 503 with Retry-After, whatever the media type, so a client or balancer retries it as REST's.
+      for (const accept of ['application/json', 'application/graphql-response+json']) {
+        const again = await t.call({
+          method: 'POST',
+          url: '/graphql',
+          headers: { accept },
+          payload: { query: 'mutation { createPet(input: { name: "Blocked", categoryId: 1 }) { id } }' },
+        });
+        expect([again.statusCode, again.headers['retry-after']], accept).toEqual([503, '1']);
+      }
     } finally {
       await other.release();
     }

@@ -6,7 +6,7 @@ import { isAsyncIterable, processRegularResult } from 'graphql-yoga';
 import type { FetchAPI } from 'graphql-yoga';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/types.ts';
-import { AppError } from '../../errors/index.ts';
+import { AppError, retryAfterSeconds } from '../../errors/index.ts';
 import { requestDb } from '../../http/idempotency/idempotency-hooks.ts';
 import { whenReady } from '../../http/maybe-promise.ts';
 import type { MaybePromise } from '../../http/maybe-promise.ts';
@@ -162,6 +162,15 @@ export function graphqlRunner(options: GraphQLRunnerOptions): RunGraphQL {
     response.headers.forEach((value, name) => {
       if (name !== 'content-type' && name !== 'content-length') headers[name] = value;
     });
-    return { status: response.status, type: response.headers.get('content-type') ?? mediaType, headers, body: await response.text() };
+    // The database could not serve (busy, away): the answer is 503 with Retry-After whatever the
+    // media type, as REST's is, so clients and balancers retry it alike rather than read a 200.
+    const unavailable = (result.errors ?? []).some((error) => error.extensions?.code === 'SERVICE_UNAVAILABLE');
+    if (unavailable) headers['retry-after'] ??= String(retryAfterSeconds('SERVICE_UNAVAILABLE') ?? 1);
+    return {
+      status: unavailable ? 503 : response.status,
+      type: response.headers.get('content-type') ?? mediaType,
+      headers,
+      body: await response.text(),
+    };
   };
 }
