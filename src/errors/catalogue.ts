@@ -204,6 +204,7 @@ export const errorCatalogue = {
     messages: {
       databaseBusy: 'The database is busy; retry shortly.',
       databaseUnavailable: 'The database is unavailable; retry shortly.',
+      balancerNoInstance: 'No instance is ready to serve this request; retry shortly.',
       graphqlShuttingDown: 'The server is shutting down; subscribe again to reach another instance.',
     },
     retryAfterSeconds: 1,
@@ -214,6 +215,24 @@ export const errorCatalogue = {
       unreachable: "Access tokens cannot be checked now: their issuer's keys cannot be fetched. Retry shortly; API keys still work.",
     },
     retryAfterSeconds: 10,
+  },
+  // Said by the balancers in front (deploy/haproxy.cfg, deploy/nginx.conf), never by the server
+  // itself: an instance that failed or timed out on a request may have done its work.
+  BAD_GATEWAY: {
+    status: 502,
+    messages: {
+      balancerInstanceFailed:
+        'The instance serving this request failed before answering, and may have done the work: retry with the same Idempotency-Key.',
+    },
+    retryAfterSeconds: 1,
+  },
+  GATEWAY_TIMEOUT: {
+    status: 504,
+    messages: {
+      balancerTimeout:
+        'The instance serving this request did not answer in time, and may have done the work: retry with the same Idempotency-Key.',
+    },
+    retryAfterSeconds: 1,
   },
   NOT_READY: {
     status: 503,

@@ -13,8 +13,11 @@ export interface Balancer {
   stop(): Promise<void>;
 }
 
+/** Whether the balancer is up, from its answer to GET /healthz: an instance's 200 by default; any answer when none is meant to be ready. */
+export type ReadyWhen = (res: Response) => boolean;
+
 /** HAProxy with the committed config (deploy/haproxy.cfg) in front of `backends` (host:port each). */
-export async function startBalancer(port: number, backends: string[]): Promise<Balancer> {
+export async function startBalancer(port: number, backends: string[], readyWhen: ReadyWhen = (r) => r.ok): Promise<Balancer> {
   const env = {
     ...process.env,
     PETSTORE_LISTEN: `127.0.0.1:${port}`,
@@ -25,7 +28,14 @@ export async function startBalancer(port: number, backends: string[]): Promise<B
   if (check.status !== 0) throw new Error(`deploy/haproxy.cfg does not load: ${check.stdout}${check.stderr}`);
 
   // -db: in the foreground, so the test owns the process and stops it by its pid.
-  return runBalancer('HAProxy', port, spawn(HAPROXY, ['-db', '-f', CONFIG], { env, stdio: ['ignore', 'pipe', 'pipe'] }), 'SIGTERM');
+  return runBalancer(
+    'HAProxy',
+    port,
+    spawn(HAPROXY, ['-db', '-f', CONFIG], { env, stdio: ['ignore', 'pipe', 'pipe'] }),
+    'SIGTERM',
+    () => undefined,
+    readyWhen,
+  );
 }
 
 /** A balancer process the test started in the foreground, once it answers /healthz on `port`; `stop` sends `signal` and waits for the exit. */
@@ -35,6 +45,7 @@ export async function runBalancer(
   child: ChildProcessByStdio<null, Readable, Readable>,
   signal: NodeJS.Signals,
   cleanUp: () => void = () => undefined,
+  readyWhen: ReadyWhen = (r) => r.ok,
 ): Promise<Balancer> {
   let output = '';
   child.stdout.on('data', (d: Buffer) => (output += d.toString()));
@@ -44,10 +55,7 @@ export async function runBalancer(
   await waitFor(
     async () => {
       if (child.exitCode !== null) throw new Error(`${name} exited: ${output}`);
-      return fetch(`${origin}/healthz`).then(
-        (r) => r.ok,
-        () => false,
-      );
+      return fetch(`${origin}/healthz`).then(readyWhen, () => false);
     },
     30_000,
     `${name} to answer`,

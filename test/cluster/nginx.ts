@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runBalancer } from './balancer.ts';
-import type { Balancer } from './balancer.ts';
+import type { Balancer, ReadyWhen } from './balancer.ts';
 
 const SNIPPET = fileURLToPath(new URL('../../deploy/nginx.conf', import.meta.url));
 const NGINX = process.env.NGINX_BIN ?? '/usr/sbin/nginx';
@@ -23,7 +23,7 @@ export function nginxSnippet(port: number, backends: string[]): string {
 }
 
 /** nginx (Debian's package) with the committed snippet inside a minimal nginx.conf of the test's own, in the foreground. */
-export async function startNginx(port: number, backends: string[]): Promise<Balancer> {
+export async function startNginx(port: number, backends: string[], readyWhen: ReadyWhen = (r) => r.ok): Promise<Balancer> {
   const dir = mkdtempSync(join(tmpdir(), 'petstore-nginx-'));
   // Workers run as an unprivileged user when the master is root: they need the temp folders.
   chmodSync(dir, 0o777);
@@ -52,5 +52,5 @@ export async function startNginx(port: number, backends: string[]): Promise<Bala
 
   const child = spawn(NGINX, ['-p', dir, '-c', config, '-e', 'stderr', '-g', 'daemon off;'], { stdio: ['ignore', 'pipe', 'pipe'] });
   // SIGQUIT: a graceful stop of the master and its workers.
-  return runBalancer('nginx', port, child, 'SIGQUIT', () => rmSync(dir, { recursive: true, force: true }));
+  return runBalancer('nginx', port, child, 'SIGQUIT', () => rmSync(dir, { recursive: true, force: true }), readyWhen);
 }

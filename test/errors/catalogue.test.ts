@@ -22,11 +22,27 @@ function raised(): Set<string> {
   return found;
 }
 
+/**
+ * `CODE.name` for each message the balancers in deploy/ answer with themselves: an Error body
+ * written out whole (code, message, status, in that order) in both HAProxy's and nginx's file.
+ */
+function saidByBalancers(): Set<string> {
+  const files = ['haproxy.cfg', 'nginx.conf'].map((file) => readFileSync(new URL(`../../deploy/${file}`, import.meta.url), 'utf8'));
+  const found = new Set<string>();
+  for (const [code, { status, messages }] of Object.entries(errorCatalogue)) {
+    for (const [name, words] of Object.entries(messages)) {
+      const body = JSON.stringify({ code, message: words, status });
+      if (files.every((file) => file.includes(body))) found.add(`${code}.${name}`);
+    }
+  }
+  return found;
+}
+
 const catalogued = Object.entries(errorCatalogue).flatMap(([code, { messages }]) => Object.keys(messages).map((name) => `${code}.${name}`));
 
 describe('the error catalogue', () => {
-  it('holds only words the server says: every message is raised somewhere, and nothing is raised that it lacks', () => {
-    const used = raised();
+  it('holds only words the server or its balancers say: every message is raised somewhere, and nothing is raised that it lacks', () => {
+    const used = new Set([...raised(), ...saidByBalancers()]);
     expect(catalogued.filter((message) => !used.has(message))).toEqual([]);
     expect([...used].filter((message) => !catalogued.includes(message))).toEqual([]);
   });
@@ -47,5 +63,15 @@ describe('the error catalogue', () => {
     expect((await t.app.inject({ url: '/v1/pets' })).json()).toEqual({ code: 'UNAUTHORIZED', message: words, status: 401 });
     const { body } = await graphql(t, '{ pets { nodes { id } } }', undefined, {});
     expect(body.errors?.[0]).toMatchObject({ message: words, extensions: { code: 'UNAUTHORIZED', status: 401 } });
+  });
+
+  it('gives the balancers’ own refusals (messages named balancer…) to both HAProxy and nginx, word for word', () => {
+    const balancers = catalogued.filter((message) => message.split('.')[1]?.startsWith('balancer'));
+    expect(balancers.sort()).toEqual([
+      'BAD_GATEWAY.balancerInstanceFailed',
+      'GATEWAY_TIMEOUT.balancerTimeout',
+      'SERVICE_UNAVAILABLE.balancerNoInstance',
+    ]);
+    expect([...saidByBalancers()].sort()).toEqual(balancers.sort());
   });
 });
