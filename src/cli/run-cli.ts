@@ -6,7 +6,7 @@ import { HELP } from './usage.ts';
 import { UsageError } from './usage-error.ts';
 
 const out = (line: string) => process.stdout.write(`${line}\n`);
-const COMMANDS = ['serve', 'migrate', 'backup', 'keys', 'accounts'];
+const COMMANDS = ['serve', 'migrate', 'backup', 'keys', 'accounts', 'ids'];
 
 /** The help text a command line asks for (`help keys`, `keys --help`, `keys revoke -h`), or null when it asks for none. */
 function helpFor(argv: string[]): string | null {
@@ -48,22 +48,31 @@ async function run(argv: string[]): Promise<number | undefined> {
     await serve(config);
     return;
   }
-  const [{ openDatabase }, { migrateToLatest }, { migrateCommand }, { backupCommand }, { keysCommand }, { accountsCommand }] =
-    await Promise.all([
-      import('../db/connection.ts'),
-      import('../db/migrate.ts'),
-      import('./migrate-command.ts'),
-      import('./backup-command.ts'),
-      import('./keys-command.ts'),
-      import('./accounts-command.ts'),
-    ]);
+  const [
+    { openDatabase },
+    { migrateToLatest },
+    { migrateCommand },
+    { backupCommand },
+    { keysCommand },
+    { accountsCommand },
+    { idsCommand },
+  ] = await Promise.all([
+    import('../db/connection.ts'),
+    import('../db/migrate.ts'),
+    import('./migrate-command.ts'),
+    import('./backup-command.ts'),
+    import('./keys-command.ts'),
+    import('./accounts-command.ts'),
+    import('./ids-command.ts'),
+  ]);
   const database = openDatabase(config.database);
   const { db } = database;
   try {
     await database.check();
     if (command === 'migrate') return await migrateCommand(database.migrations, args, out);
-    // A backup copies the database as it is, migrated or not.
+    // A backup copies the database as it is, migrated or not; ids advance on whatever tables it has.
     if (command === 'backup') await backupCommand(database, args, out);
+    else if (command === 'ids') await idsCommand(database, args, out);
     else {
       // keys and accounts migrate as the server does, or refuse as it does (MIGRATE_ON_START=false).
       const { db: migrating, ...where } = database.migrations;

@@ -20,6 +20,7 @@ Commands:
   keys revoke ID                 Revoke a key by id or prefix
   accounts list                  List accounts: name, created, active keys, disabled
   accounts disable NAME          Refuse every key of an account (enable NAME undoes it)
+  ids advance [--by N]           After promoting an asynchronous standby: no id is given twice
   help [COMMAND]                 Show help, for one command when named
   --version                      Print the version
 
@@ -71,6 +72,21 @@ revoked. The secret part of a key is never stored, so it is never shown.`,
 
 Revokes the key with this id (a number) or prefix (psk_ and 8 characters).
 A running server refuses it within ${KEY_CHANGES_POLL_MS} ms. Revoking a revoked key changes nothing.`,
+  ids: `Usage: petstore ids advance [--by N]
+
+  ids advance                    Move every id sequence past anything handed out
+
+Run \`petstore ids advance --help\` for more.`,
+  'ids advance': `Usage: petstore ids advance [--by N]
+
+PostgreSQL, after promoting an asynchronous standby (docs/deployment.md,
+Failover): the old primary may have given ids whose rows never reached the
+standby. Moves every table's id sequence N past the larger of its own value and
+the table's highest id (default 1000000), so no id a client was told is given
+to another record. Run it against the new primary before it takes writes, or
+at once after; an id left unused is only a gap. SQLite has no standby: refused.
+
+  --by N    How far past (ids the old primary could have given in the lag)`,
   accounts: `Usage: petstore accounts <list|disable|enable>
 
   accounts list                  List accounts with their active keys

@@ -3,6 +3,7 @@ import type { DatabaseConfig } from '../config/load-config.ts';
 import type { DataVersion } from './data-version.ts';
 import type { Engine } from './engine.ts';
 import { openPostgres } from './postgres/open-postgres.ts';
+import type { AdvancedIds } from './postgres/advance-ids.ts';
 import { openSqlite } from './sqlite/open-sqlite.ts';
 import type { StatementObserver } from './statement-observer.ts';
 import type { Database } from './types.ts';
@@ -34,6 +35,11 @@ export interface OpenDatabase {
   observe(observer: StatementObserver): void;
   /** PostgreSQL's pool: connections in use and idle, and callers waiting for one; absent on SQLite. */
   poolStats?: () => { used: number; idle: number; waiting: number };
+  /**
+   * Moves every id sequence `by` past anything handed out (PostgreSQL, after promoting an
+   * asynchronous standby: postgres/advance-ids.ts); SQLite, which has no standby, refuses.
+   */
+  advanceIds(by: number): Promise<AdvancedIds[]>;
   /** A consistent copy in a new file at `target`, while others keep writing (SQLite); PostgreSQL refuses: pg_dump is its tool. */
   backup(target: string): Promise<void>;
   /**

@@ -67,9 +67,17 @@ export function nextPath(headers: Headers): string | null {
   return match?.[1] ?? null;
 }
 
-/** True for an answer a client should retry with the same Idempotency-Key: no answer, the balancer's, busy, or the key in use. */
+/** The Error body's code, or a GraphQL answer's first error's. */
+function codeOf(body: unknown): unknown {
+  if (typeof body !== 'object' || body === null) return null;
+  if ('code' in body) return body.code;
+  const errors = (body as { errors?: { extensions?: { code?: unknown } }[] }).errors;
+  return errors?.[0]?.extensions?.code ?? null;
+}
+
+/** True for an answer a client should retry with the same Idempotency-Key: no answer, the balancer's, busy, or the key in use (either face). */
 export function retryable({ status, body }: Answer): boolean {
-  const code = typeof body === 'object' && body !== null && 'code' in body ? body.code : null;
+  const code = codeOf(body);
   return status === 0 || status === 502 || status === 503 || status === 504 || code === 'IDEMPOTENCY_KEY_IN_USE';
 }
 

@@ -235,6 +235,41 @@ describe('Idempotency-Key', () => {
   });
 });
 
+describe.runIf(ENGINE === 'postgres')('Idempotency-Key when the database goes away mid-request', { timeout: 120_000 }, () => {
+  it('answers 503 with the Error body when the transaction cannot even be rolled back, and a retry runs once', async ({ makeApp }) => {
+    const t = await makeApp();
+    // Test-only: an insert that sleeps, so its connection can be ended under it (a primary crashing, say).
+    await query(
+      t.databaseUrl,
+      `create function slow_insert() returns trigger language plpgsql as $$ begin perform pg_sleep(3); return new; end $$;
+       create trigger slow_insert before insert on pets for each row execute function slow_insert();`,
+    );
+    const headers = { 'idempotency-key': 'connection-lost' };
+    const sent = t.call({ method: 'POST', url: '/v1/pets', payload: { name: 'Lost', categoryId: 1 }, headers });
+    await vi.waitFor(
+      async () =>
+        expect(
+          (
+            await query<{ ended: boolean }>(
+              t.databaseUrl,
+              "select pg_terminate_backend(pid) as ended from pg_stat_activity where wait_event = 'PgSleep'",
+            )
+          )[0]?.ended,
+        ).toBe(true),
+      { timeout: 30_000, interval: 50 },
+    );
+    const res = await sent;
+    expect(res.statusCode).toBe(503);
+    expectErrorBody(res, 'SERVICE_UNAVAILABLE');
+    expect(res.headers.location).toBeUndefined();
+    await query(t.databaseUrl, 'drop trigger slow_insert on pets');
+    const retry = await t.call({ method: 'POST', url: '/v1/pets', payload: { name: 'Lost', categoryId: 1 }, headers });
+    expect(retry.statusCode).toBe(201);
+    expect(retry.headers['idempotent-replayed']).toBeUndefined();
+    expect(await t.count('pets')).toBe(1);
+  });
+});
+
 describe.runIf(ENGINE === 'postgres')('Idempotency-Key when the server dies', { timeout: 120_000 }, () => {
   it('between the work and the kept answer: neither is stored, and a retry runs once', async ({ databaseUrl, serve }) => {
     const env = { DATABASE_URL: databaseUrl, MESSAGE_DELIVERY: 'false', RATE_LIMIT_PER_MINUTE: '0' };

@@ -6,6 +6,7 @@ import type { OpenDatabase } from '../connection.ts';
 import { KEY_CHANGES_POLL_MS } from '../data-version.ts';
 import type { ObserverSlot } from '../statement-observer.ts';
 import type { Database } from '../types.ts';
+import { advanceIds } from './advance-ids.ts';
 import { changesKeys } from './key-changes.ts';
 import { PetstorePostgresDialect } from './postgres-dialect.ts';
 import { connectFailureReason } from './postgres-errors.ts';
@@ -158,6 +159,7 @@ export function openPostgres({
       await probe();
     },
     probe,
+    advanceIds: (by) => advanceIds(db, by),
     // pg_dump takes a consistent snapshot of a live database, and restores into any version at
     // least as new; a copy made here could do no better.
     backup: async () => {

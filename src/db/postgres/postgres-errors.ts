@@ -8,7 +8,9 @@ const BUSY = new Set([
   '57014', // query_canceled: statement_timeout passed
   '53300', // too_many_connections
 ]);
-const UNAVAILABLE = new Set(['57P01', '57P02', '57P03']); // admin_shutdown, crash_shutdown, cannot_connect_now
+// admin_shutdown, crash_shutdown, cannot_connect_now; read_only_sql_transaction: a write reached a
+// standby (a failover under way, an endpoint not yet pointed at the new primary), to retry there.
+const UNAVAILABLE = new Set(['57P01', '57P02', '57P03', '25006']);
 const NETWORK = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE']);
 
 /** The neutral kind of a pg error: a server SQLSTATE, a socket errno, or one of pg's own messages. */

@@ -53,6 +53,9 @@ export function openSqlite({ url, lockTimeoutMs }: DatabaseConfig): OpenDatabase
     // A statement with a parameter, as requests run theirs.
     probe: async () => void (await db.executeQuery(CompiledQuery.raw('select ? as ready', [1]))),
     migrations: { db, lock: true, refusal: null },
+    advanceIds: async () => {
+      throw new Error('SQLite has no standby to promote: ids are only ever given by this file, so there is nothing to advance.');
+    },
     backup: async (target) => {
       if (file === ':memory:') throw new Error('the database is in memory (DATABASE_URL=:memory:): there is nothing to back up.');
       sqliteBackup(sqlite, target);

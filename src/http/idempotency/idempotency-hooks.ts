@@ -69,11 +69,21 @@ export function idempotencyHooks(
     return true;
   }
 
-  async function settle(run: IdempotentRun, reply: FastifyReply, payload: unknown): Promise<void> {
+  async function settle(request: FastifyRequest, run: IdempotentRun, reply: FastifyReply, payload: unknown): Promise<void> {
     const success = reply.statusCode >= 200 && reply.statusCode < 300 && typeof payload === 'string' && succeeded(payload);
-    if (!success) return run.abort();
+    // A rollback that fails leaves nothing to undo (its connection is gone, and the database
+    // rolled the transaction back with it): the answer already being sent (an error) stands.
+    if (!success) {
+      return run.abort().catch((error: unknown) => request.log.warn({ err: error }, 'idempotent request: rollback failed'));
+    }
     const location = reply.getHeader('location');
-    await run.finish({ status: reply.statusCode, body: payload, resourcePath: typeof location === 'string' ? location : null });
+    try {
+      await run.finish({ status: reply.statusCode, body: payload, resourcePath: typeof location === 'string' ? location : null });
+    } catch (error) {
+      // Not stored: the error's answer names no resource.
+      reply.removeHeader('location');
+      throw error;
+    }
   }
 
   // Callback-style hooks, so a request without a key (nearly all) passes without a promise.
@@ -88,7 +98,7 @@ export function idempotencyHooks(
     onSend(request, reply, payload, done) {
       const run = request.idempotency;
       if (!run?.open) return done(null, payload);
-      settle(run, reply, payload).then(() => done(null, payload), done);
+      settle(request, run, reply, payload).then(() => done(null, payload), done);
     },
   };
 }
