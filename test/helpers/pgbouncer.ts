@@ -1,7 +1,8 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { freePort } from './cli.ts';
 
@@ -25,10 +26,10 @@ export interface PgBouncerOptions {
 }
 
 /**
- * Debian's PgBouncer (1.18 on Debian 12) as a process of the test's own, on a free port, with a
- * configuration as an operator writes one and nothing else: every database passed through to
- * the target, trust auth for the users the tests connect as. PgBouncer will not run as root: as
- * root it drops to `postgres` (its -u). Stopped by its process id.
+ * Debian's PgBouncer (1.18 on Debian 12) as a process of the test's own, on a free port, with the
+ * committed deploy/pgbouncer.ini, its addresses changed and trust auth for the users the tests
+ * connect as. PgBouncer will not run as root: as root it drops to `postgres` (its -u). Stopped
+ * by its process id.
  */
 export async function startPgBouncer({
   target = { host: '127.0.0.1', port: 5432 },
@@ -43,24 +44,21 @@ export async function startPgBouncer({
   const port = await freePort();
   const users = ['root', 'postgres', process.env.USER].filter((user): user is string => Boolean(user));
   writeFileSync(join(dir, 'users.txt'), users.map((user) => `"${user}" ""`).join('\n'));
-  writeFileSync(
-    join(dir, 'pgbouncer.ini'),
-    [
-      '[databases]',
-      `* = host=${target.host} port=${target.port}`,
-      '[pgbouncer]',
-      'listen_addr = 127.0.0.1',
-      `listen_port = ${port}`,
-      `unix_socket_dir =`,
-      'auth_type = trust',
-      `auth_file = ${join(dir, 'users.txt')}`,
-      `pool_mode = ${poolMode}`,
-      `default_pool_size = ${poolSize}`,
-      'max_client_conn = 500',
-      'server_reset_query =',
-      ...settings,
-    ].join('\n'),
-  );
+  // The committed file, with its addresses, user file, auth and mode as this test needs them.
+  const committed = readFileSync(fileURLToPath(new URL('../../deploy/pgbouncer.ini', import.meta.url)), 'utf8');
+  const setting = (text: string, name: string, value: string) => {
+    const line = new RegExp(`^${name} =.*$`, 'm');
+    if (!line.test(text)) throw new Error(`deploy/pgbouncer.ini has no ${name} line`);
+    return text.replace(line, `${name} = ${value}`);
+  };
+  let ini = committed.replace(/^\* = host=.*$/m, `* = host=${target.host} port=${target.port}`);
+  ini = setting(ini, 'listen_port', String(port));
+  // The machine's PostgreSQL trusts loopback: no passwords here.
+  ini = setting(ini, 'auth_type', 'trust');
+  ini = setting(ini, 'auth_file', join(dir, 'users.txt'));
+  ini = setting(ini, 'pool_mode', poolMode);
+  ini = setting(ini, 'default_pool_size', String(poolSize));
+  writeFileSync(join(dir, 'pgbouncer.ini'), `${ini}\n${settings.join('\n')}\n`);
   const asRoot = process.getuid?.() === 0;
   const child = spawn('pgbouncer', [...(asRoot ? ['-u', 'postgres'] : []), join(dir, 'pgbouncer.ini')], {
     stdio: ['ignore', 'pipe', 'pipe'],
