@@ -1,6 +1,65 @@
+import { dirname, relative, resolve } from 'node:path';
 import js from '@eslint/js';
 import prettier from 'eslint-config-prettier';
 import tseslint from 'typescript-eslint';
+
+/**
+ * The layers of src/ and what each may import (docs/architecture.md, "The rules between
+ * layers"): db ← services ← http ← rest, graphql; telemetry observes; config, errors and util
+ * stand alone. `db:type` is the database's types only: no SQL in the edge or the faces. Files at
+ * src/'s top (app.ts, server.ts) put it all together and may import anything.
+ */
+const LAYERS = {
+  config: [],
+  errors: [],
+  util: [],
+  db: ['config', 'errors', 'util'],
+  services: ['db', 'errors', 'util', 'config'],
+  telemetry: ['config', 'db', 'errors', 'util', 'http', 'services'],
+  http: ['config', 'db:type', 'errors', 'services', 'telemetry', 'util'],
+  rest: ['config', 'db:type', 'errors', 'http', 'services', 'telemetry', 'util'],
+  graphql: ['config', 'db:type', 'errors', 'http', 'services', 'telemetry', 'util'],
+  delivery: ['config', 'db', 'errors', 'services', 'telemetry', 'util'],
+  cli: ['config', 'db', 'errors', 'services', 'util', '(top)'],
+};
+
+/** The layer of a path under src/, '(top)' for a file at its top, or null outside src/. */
+function layerOf(root, path) {
+  const inside = relative(resolve(root, 'src'), path);
+  if (inside.startsWith('..')) return null;
+  return inside.includes('/') ? inside.split('/')[0] : '(top)';
+}
+
+const layers = {
+  rules: {
+    imports: {
+      meta: { type: 'problem', schema: [] },
+      create(context) {
+        const from = layerOf(context.cwd, context.filename);
+        if (!from || from === '(top)') return {};
+        const allowed = LAYERS[from] ?? [];
+        const check = (node, source, typeOnly) => {
+          if (typeof source !== 'string' || !source.startsWith('.')) return;
+          const to = layerOf(context.cwd, resolve(dirname(context.filename), source));
+          if (!to || to === from) return;
+          if (allowed.includes(to) || (typeOnly && allowed.includes(`${to}:type`))) return;
+          context.report({
+            node,
+            message: `src/${from} may not import from src/${to}${allowed.includes(`${to}:type`) ? ' (its types only)' : ''}: ${from} may use ${allowed.join(', ') || 'nothing outside itself'} (docs/architecture.md).`,
+          });
+        };
+        const typeOnly = (node) =>
+          node.importKind === 'type' || node.exportKind === 'type' || (node.specifiers?.length > 0 && node.specifiers.every((s) => s.importKind === 'type' || s.exportKind === 'type'));
+        return {
+          ImportDeclaration: (node) => check(node, node.source.value, typeOnly(node)),
+          ExportNamedDeclaration: (node) => node.source && check(node, node.source.value, typeOnly(node)),
+          ExportAllDeclaration: (node) => check(node, node.source.value, node.exportKind === 'type'),
+          ImportExpression: (node) => check(node, node.source.value, false),
+        };
+      },
+    },
+  },
+};
 
 export default tseslint.config(
   { ignores: ['**/node_modules/', '**/__generated__/', 'data/', 'scratch/', '**/dist/', 'test-artifacts/', 'build/'] },
@@ -32,6 +91,8 @@ export default tseslint.config(
       'no-restricted-syntax': ['error', { selector: 'TSEnumDeclaration', message: 'Use a union type or an `as const` object, not enum.' }],
     },
   },
+  // The layers import only downwards (LAYERS above).
+  { files: ['src/**/*.ts'], plugins: { layers }, rules: { 'layers/imports': 'error' } },
   // Every word a client is told comes from the error catalogue (src/errors/catalogue.ts).
   {
     files: ['src/**/*.ts'],

@@ -1,8 +1,12 @@
-import { getOperationAST, parse } from 'graphql';
+import { getDirectiveValues, getOperationAST, isObjectType, parse } from 'graphql';
+import type { GraphQLDirective } from 'graphql';
 import { createSchema } from 'graphql-yoga';
 import { describe, expect, it as unit } from 'vitest';
 import { QUERY_COST, queryCost } from '../../src/graphql/query-cost.ts';
 import { loadTypeDefs } from '../../src/graphql/type-defs.ts';
+import { petstoreSchema } from '../../src/graphql/petstore-schema.ts';
+import { readsOf } from '../../src/graphql/resolvers/reading.ts';
+import { PAGE_SIZE } from '../../src/services/pagination/keyset-page.ts';
 import { it } from '../helpers/fixtures.ts';
 import { graphql } from '../helpers/graphql.ts';
 
@@ -40,6 +44,40 @@ describe('queryCost (what an operation costs to run, by the cost directives in s
   unit('costs the same whatever the tables hold: fifteen counts are fifteen one-row reads', () => {
     const aliases = Array.from({ length: 15 }, (_, i) => `c${i}: pets(first: 1) { totalCount }`).join(' ');
     expect(costOf(`{ ${aliases} }`)).toBe(15 * 21);
+  });
+});
+
+describe('the cost directives, held to what the fields do', () => {
+  const executable = petstoreSchema();
+  const directive = (name: string) => executable.getDirective(name) as GraphQLDirective;
+
+  unit('every field that reaches the database carries @cost: each root field, and each that declares what it reads', () => {
+    const roots = new Set([executable.getQueryType(), executable.getMutationType(), executable.getSubscriptionType()]);
+    const free: string[] = [];
+    for (const type of Object.values(executable.getTypeMap())) {
+      if (!isObjectType(type) || type.name.startsWith('__')) continue;
+      for (const field of Object.values(type.getFields())) {
+        if (field.name.startsWith('_')) continue;
+        const reads = readsOf(field);
+        const reaches = roots.has(type) || reads === 'uncacheable' || (reads !== undefined && reads.length > 0);
+        if (reaches && !(field.astNode && getDirectiveValues(directive('cost'), field.astNode))) free.push(`${type.name}.${field.name}`);
+      }
+    }
+    // A field here would be free to ask for as often as the limit allows: give it @cost in schema/.
+    expect(free).toEqual([]);
+  });
+
+  unit('a connection asked for without first or last is priced at the page the service then gives', () => {
+    const sizes: Record<string, unknown> = {};
+    for (const type of Object.values(executable.getTypeMap())) {
+      if (!isObjectType(type) || type.name.startsWith('__')) continue;
+      for (const field of Object.values(type.getFields())) {
+        const listSize = field.astNode ? getDirectiveValues(directive('listSize'), field.astNode) : undefined;
+        if ((listSize?.slicingArguments as string[] | undefined)?.includes('first')) sizes[`${type.name}.${field.name}`] = listSize?.assumedSize;
+      }
+    }
+    expect(Object.keys(sizes).length).toBeGreaterThan(0);
+    expect(Object.values(sizes).every((size) => size === PAGE_SIZE.default)).toBe(true);
   });
 });
 

@@ -51,6 +51,7 @@ export type CancelOrderPayload = {
   __typename?: 'CancelOrderPayload';
   /** The id the cancelled order had. */
   cancelledOrderId: Scalars['ID']['output'];
+  /** The pet, available again (read through the operation's batch loader, as Order.pet). */
   pet: Pet;
 };
 
@@ -194,6 +195,7 @@ export type OrderConnection = {
   __typename?: 'OrderConnection';
   edges: Array<OrderEdge>;
   nodes: Array<Order>;
+  /** Where this page sits; the field itself reads nothing (its flags cost what they read). */
   pageInfo: PageInfo;
   /** Your orders matching the filter; computed only when selected. */
   totalCount: Scalars['Int']['output'];
@@ -243,6 +245,7 @@ export type PetConnection = {
   __typename?: 'PetConnection';
   edges: Array<PetEdge>;
   nodes: Array<Pet>;
+  /** Where this page sits; the field itself reads nothing (its flags cost what they read). */
   pageInfo: PageInfo;
   /** The number of pets matching the filter; computed only when selected. */
   totalCount: Scalars['Int']['output'];

@@ -1,2 +1,2 @@
-export { readVersions } from './read-versions.ts';
+export { readVersions, VERSIONED_TABLES } from './read-versions.ts';
 export type { Versions, VersionedTable } from './read-versions.ts';

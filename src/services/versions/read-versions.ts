@@ -1,26 +1,41 @@
+import { sql } from 'kysely';
 import type { ExpressionBuilder, Kysely } from 'kysely';
 import { preparedQuery } from '../../db/prepared-query.ts';
 import type { Database } from '../../db/types.ts';
 import type { KeyRefusal } from '../api-keys/key-states.ts';
 
-/** What an answer can be read from: the pets everyone sees, and the caller's own orders and messages. */
-export type VersionedTable = 'pets' | 'orders' | 'messages';
+/**
+ * The tables answers are read from, each with whose version it keeps: everyone's (`pets`), or
+ * each account's (`orders:<account>`, `messages:<account>`, the caller's own rows). A table here
+ * must have triggers that move its version on every insert, update and delete (migrations 0010
+ * and 0011); test/db/table-versions.test.ts checks them on both engines. Everything else (the
+ * versions read, the cache's keys, the ETags) is built from this list.
+ */
+export const VERSIONED_TABLES = { pets: 'shared', orders: 'per-account', messages: 'per-account' } as const;
+
+/** What an answer can be read from. */
+export type VersionedTable = keyof typeof VERSIONED_TABLES;
 
 /** Each versioned table's version, as the caller sees it, as of one read. */
 export type Versions = Readonly<Record<VersionedTable, string>>;
 
-// The three versions as subqueries of one statement, beside the caller's standing.
-const versionColumns = (eb: ExpressionBuilder<Database, never>, orders: string, messages: string) =>
-  [
-    eb.selectFrom('table_versions').select('version').where('name', '=', 'pets').as('pets'),
-    eb.selectFrom('table_versions').select('version').where('name', '=', orders).as('orders'),
-    eb.selectFrom('table_versions').select('version').where('name', '=', messages).as('messages'),
-  ] as const;
+const TABLES = Object.keys(VERSIONED_TABLES) as VersionedTable[];
+
+// Each versioned table's version as a subquery of one statement, beside the caller's standing.
+// The account's id as text: SQLite's driver binds a number as a real, which would print as '5.0'.
+const versionColumns = (eb: ExpressionBuilder<Database, never>, accountId: string) =>
+  TABLES.map((table) =>
+    eb
+      .selectFrom('table_versions')
+      .select('version')
+      .where('name', '=', VERSIONED_TABLES[table] === 'shared' ? table : sql<string>`${`${table}:`} || cast(${accountId} as text)`)
+      .as(table),
+  );
 
 // One statement, no table of its own: the versions and the key's standing as subqueries.
-const readRow = preparedQuery((db: Kysely<Database>, orders: string, messages: string, keyId: number) =>
+const readRow = preparedQuery((db: Kysely<Database>, accountId: string, keyId: number) =>
   db.selectNoFrom((eb) => [
-    ...versionColumns(eb, orders, messages),
+    ...versionColumns(eb, accountId),
     eb
       .selectFrom('api_keys')
       .innerJoin('accounts', 'accounts.id', 'api_keys.account_id')
@@ -41,9 +56,9 @@ const readRow = preparedQuery((db: Kysely<Database>, orders: string, messages: s
 );
 
 // The same for an access token, which has no row of its own: the account's standing.
-const readRowForAccount = preparedQuery((db: Kysely<Database>, orders: string, messages: string, accountId: number) =>
+const readRowForAccount = preparedQuery((db: Kysely<Database>, accountText: string, accountId: number) =>
   db.selectNoFrom((eb) => [
-    ...versionColumns(eb, orders, messages),
+    ...versionColumns(eb, accountText),
     eb
       .selectFrom('accounts')
       .select((account) => account.case().when('accounts.disabled_at', 'is not', null).then('disabled').else('usable').end().as('standing'))
@@ -63,14 +78,13 @@ export async function readVersions(
   db: Kysely<Database>,
   principal: { keyId: number | null; accountId: number },
 ): Promise<Versions | KeyRefusal> {
-  const orders = `orders:${principal.accountId}`;
-  const messages = `messages:${principal.accountId}`;
   const [row] =
     principal.keyId === null
-      ? await readRowForAccount(db, orders, messages, principal.accountId)
-      : await readRow(db, orders, messages, principal.keyId);
+      ? await readRowForAccount(db, String(principal.accountId), principal.accountId)
+      : await readRow(db, String(principal.accountId), principal.keyId);
   const standing = row?.standing ?? 'revoked';
   if (standing === 'revoked' || standing === 'disabled') return standing;
   // No row: the account never wrote one, itself a state (nothing), distinct from every random value.
-  return { pets: String(row?.pets ?? 'none'), orders: String(row?.orders ?? 'none'), messages: String(row?.messages ?? 'none') };
+  const found = (row ?? {}) as Partial<Record<VersionedTable, unknown>>;
+  return Object.fromEntries(TABLES.map((table) => [table, String(found[table] ?? 'none')])) as Record<VersionedTable, string>;
 }
