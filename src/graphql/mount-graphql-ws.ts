@@ -4,10 +4,13 @@ import type { Duplex } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { getOperationAST, GraphQLError } from 'graphql';
 import type { ExecutionArgs } from 'graphql';
+import { performance } from 'node:perf_hooks';
 import { CloseCode } from 'graphql-ws';
+import type { Context, ServerOptions } from 'graphql-ws';
 import { useServer } from 'graphql-ws/use/ws';
 import type { YogaServerInstance } from 'graphql-yoga';
 import { WebSocketServer } from 'ws';
+import type { WebSocket } from 'ws';
 import { AppError } from '../errors/index.ts';
 import { unauthorized } from '../http/auth/bearer-token.ts';
 import { authenticate } from '../http/auth/credentials.ts';
@@ -52,6 +55,14 @@ export interface GraphQLWsOptions {
 interface Connection extends Record<PropertyKey, unknown> {
   principal?: Principal;
   token?: string;
+}
+
+type SocketContext = Context<Record<string, unknown>, Connection & { socket: WebSocket; request: IncomingMessage }>;
+type SubscribePayload = Parameters<NonNullable<ServerOptions<Record<string, unknown>, Connection>['onSubscribe']>>[2];
+/** What a subscribe came to: the arguments to run it with or its errors, and the principal it was checked for. */
+interface Subscribed {
+  result: ExecutionArgs | GraphQLError[];
+  principal: Principal | null;
 }
 
 /** A subscribe message that names a trusted document and no query, given an empty one. */
@@ -121,6 +132,67 @@ export function mountGraphQLWs(app: FastifyInstance, yoga: Yoga, { credentials, 
       Buffer.from(error.message).subarray(0, 123).toString(),
     );
 
+  /** A subscribe, checked as an HTTP request is (the key again, the budget, the document), with who sent it. */
+  async function subscribing(ctx: SocketContext, payload: SubscribePayload): Promise<Subscribed> {
+    // The key again: it may have been revoked since the socket opened.
+    const found = await principalOf(ctx.extra.token, limits.addressOf(ctx.extra.request));
+    if (found instanceof AppError) {
+      closeWith(ctx.extra.socket, found);
+      return { result: [forSocket(found)], principal: null };
+    }
+    // Each subscribe is an operation (its first read included), charged as an HTTP request is.
+    try {
+      await limits.keyed(found.bucket);
+    } catch (error) {
+      if (error instanceof AppError) return { result: [forSocket(error)], principal: found };
+      throw error;
+    }
+    const query = documentText(trusted, payload);
+    if (query instanceof AppError) return { result: [forSocket(query)], principal: found };
+    const request = socketRequest(app, found, ctx.extra.token ?? '');
+    const enveloped = yoga.getEnveloped({ req: request, reply: null as unknown as FastifyReply });
+    let document;
+    try {
+      document = enveloped.parse(query);
+    } catch (error) {
+      return { result: [forSocket(error instanceof GraphQLError ? error : new GraphQLError(String(error)))], principal: found };
+    }
+    const errors = enveloped.validate(enveloped.schema, document);
+    if (errors.length > 0) return { result: errors.map(forSocket), principal: found };
+    if (getOperationAST(document, payload.operationName)?.operation !== 'subscription') {
+      return { result: [forSocket(AppError.of('VALIDATION_FAILED', 'graphqlSocketSubscriptionsOnly'))], principal: found };
+    }
+    const args: ExecutionArgs = {
+      schema: enveloped.schema,
+      document,
+      operationName: payload.operationName,
+      variableValues: payload.variables,
+      contextValue: await enveloped.contextFactory(),
+      rootValue: { subscribe: enveloped.subscribe },
+    };
+    return { result: args, principal: found };
+  }
+
+  /** One access line per subscribe, as every HTTP request has: who, what came of it, how long the checks took. */
+  function logSubscribe(ctx: SocketContext, id: string, { result, principal }: Subscribed, ms: number): void {
+    const refused = Array.isArray(result) ? result[0] : undefined;
+    app.log.info(
+      {
+        method: 'SUBSCRIBE',
+        url: GRAPHQL_ROUTE,
+        transport: 'graphql-ws',
+        subscription: id,
+        status: refused ? Number(refused.extensions?.status ?? 400) : 200,
+        ms: Math.round(ms * 10) / 10,
+        ip: limits.addressOf(ctx.extra.request),
+        accountId: principal?.accountId,
+        keyId: principal?.keyId ?? undefined,
+        subject: principal?.token?.subject,
+      },
+      'request',
+    );
+  }
+
   useServer<Record<string, unknown>, Connection>(
     {
       // graphql-ws refuses (4400) a subscribe without a query string, but a trusted document is
@@ -144,44 +216,11 @@ export function mountGraphQLWs(app: FastifyInstance, yoga: Yoga, { credentials, 
         ctx.extra.token = authorization;
         return true;
       },
-      async onSubscribe(ctx, _id, payload) {
-        // The key again: it may have been revoked since the socket opened.
-        const found = await principalOf(ctx.extra.token, limits.addressOf(ctx.extra.request));
-        if (found instanceof AppError) {
-          closeWith(ctx.extra.socket, found);
-          return [forSocket(found)];
-        }
-        // Each subscribe is an operation (its first read included), charged as an HTTP request is.
-        try {
-          await limits.keyed(found.bucket);
-        } catch (error) {
-          if (error instanceof AppError) return [forSocket(error)];
-          throw error;
-        }
-        const query = documentText(trusted, payload);
-        if (query instanceof AppError) return [forSocket(query)];
-        const request = socketRequest(app, found, ctx.extra.token ?? '');
-        const enveloped = yoga.getEnveloped({ req: request, reply: null as unknown as FastifyReply });
-        let document;
-        try {
-          document = enveloped.parse(query);
-        } catch (error) {
-          return [forSocket(error instanceof GraphQLError ? error : new GraphQLError(String(error)))];
-        }
-        const errors = enveloped.validate(enveloped.schema, document);
-        if (errors.length > 0) return errors.map(forSocket);
-        if (getOperationAST(document, payload.operationName)?.operation !== 'subscription') {
-          return [forSocket(AppError.of('VALIDATION_FAILED', 'graphqlSocketSubscriptionsOnly'))];
-        }
-        const args: ExecutionArgs = {
-          schema: enveloped.schema,
-          document,
-          operationName: payload.operationName,
-          variableValues: payload.variables,
-          contextValue: await enveloped.contextFactory(),
-          rootValue: { subscribe: enveloped.subscribe },
-        };
-        return args;
+      async onSubscribe(ctx, id, payload) {
+        const began = performance.now();
+        const outcome = await subscribing(ctx, payload);
+        logSubscribe(ctx, id, outcome, performance.now() - began);
+        return outcome.result;
       },
       subscribe: (args) => (args.rootValue as Subscriber).subscribe(args),
     },

@@ -12,7 +12,8 @@ export function countErrors(metrics: Metrics, result: ExecutionResult): void {
 }
 
 /**
- * Each executed query and mutation by type, name and outcome, with its duration; each error of
+ * Each executed query and mutation by type, name and outcome, with its duration (a subscription
+ * when it ends, its lifetime the duration); each error of
  * every result by its code, once (parse, validation, execution, a trusted-document refusal, and
  * each event of a subscription), under the same labels as REST's.
  */
@@ -32,7 +33,22 @@ export function useOperationMetrics<Context extends object>(metrics: Metrics): P
           ),
       };
     },
-    onSubscribe: () => ({ onSubscribeResult: () => ({ onNext: ({ result }) => countErrors(metrics, result) }) }),
+    // A subscription is counted once it ends (its lifetime the duration, errored if any event
+    // carried an error), on whichever transport carried it: SSE, multipart or graphql-ws.
+    onSubscribe({ args }) {
+      const began = performance.now();
+      const { type, name } = operationOf(args.document, args.operationName);
+      let errored = false;
+      return {
+        onSubscribeResult: () => ({
+          onNext: ({ result }) => {
+            if (result.errors?.length) errored = true;
+            countErrors(metrics, result);
+          },
+          onEnd: () => metrics.operation(type, name, errored, (performance.now() - began) / 1000),
+        }),
+      };
+    },
     onExecutionResult({ result }) {
       if (!result || isAsyncIterable(result) || !result.errors?.length) return;
       counted.add(result);
