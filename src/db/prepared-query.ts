@@ -25,12 +25,20 @@ function prepare<DB, Args extends readonly unknown[], Row>(
 }
 
 /**
+ * Outside production every call builds the query again with its real arguments and checks it is
+ * the shape built once: a builder that branches on an argument (taken once, with stand-ins, and
+ * frozen) fails the first test that takes the other branch, not a user in production. Read once:
+ * the process's NODE_ENV is fixed for its life.
+ */
+const VERIFY_SHAPE = process.env.NODE_ENV !== 'production';
+
+/**
  * A query Kysely builds and compiles once per database, then runs with each call's arguments
  * bound in place. Building and compiling cost 10-15 µs a query in a profile, several times
  * SQLite's own work for a key lookup, so the per-request queries skip it. Arguments must be
  * values the query binds as parameters (not identifiers or SQL fragments), every one given at
  * every call, and the builder must not branch on them: while it is built they are stand-ins,
- * so a branch would be taken once and frozen. A database with plugins compiles on every call,
+ * so a branch would be taken once and frozen (VERIFY_SHAPE catches one outside production). A database with plugins compiles on every call,
  * since a plugin may rewrite each query.
  */
 export function preparedQuery<DB, Args extends readonly unknown[], Row>(
@@ -50,6 +58,14 @@ export function preparedQuery<DB, Args extends readonly unknown[], Row>(
       byDatabase.set(db, prepared);
     }
     const { query, slots } = prepared;
+    if (VERIFY_SHAPE) {
+      const fresh = build(db, ...args).compile();
+      if (fresh.sql !== query.sql) {
+        throw new TypeError(
+          `preparedQuery: the builder branched on its arguments (built once as: ${query.sql}; now: ${fresh.sql}): write one builder per shape`,
+        );
+      }
+    }
     const bound: CompiledQuery<Row> = { ...query, parameters: slots.map((slot, i) => (slot < 0 ? query.parameters[i] : args[slot])) };
     return (await db.executeQuery(bound)).rows;
   };

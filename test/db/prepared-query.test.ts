@@ -72,4 +72,14 @@ describe('preparedQuery', () => {
     expect(await ofKindA(withPlugin, 0)).toEqual([{ id: 1 }, { id: 3 }]);
     expect(seen).toBe(2);
   });
+
+  it('refuses, outside production, a builder that branches on an argument: the branch would be frozen', async () => {
+    await seeded;
+    // The mistake a newcomer makes: a filter only when given. Built with stand-ins, the branch is taken once.
+    const branching = preparedQuery((kysely: Kysely<Db>, kind: string) => {
+      const query = kysely.selectFrom('things').select('id');
+      return kind === '' ? query : query.where('kind', '=', kind);
+    });
+    await expect(branching(db, '')).rejects.toThrow(/the builder branched on its arguments/);
+  });
 });
