@@ -51,6 +51,12 @@ const CASES: Case[] = [
   { name: 'an unexpected parameter', body: { query: LIST, other: 1 } },
   post('a mutation', CREATE, { input: { name: 'Rex', categoryId: 3 } }),
   post('a mutation refused by the service', CREATE, { input: { name: '   ', categoryId: 3 } }),
+  // graphql-jit 0.8 would pass the omitted $status as null: the field must be left out, as the stock executor does.
+  post(
+    'a variable of an input field left out',
+    'mutation($name: String!, $status: PetStatus) { createPet(input: { name: $name, categoryId: 1, status: $status }) { name status } }',
+    { name: 'Dee' },
+  ),
   post(
     'aliased mutations',
     'mutation { a: createPet(input: { name: "A", categoryId: 1 }) { id } b: createPet(input: { name: "B", categoryId: 2 }) { id } }',
