@@ -16,7 +16,9 @@ describe('the versioned tables (services/versions VERSIONED_TABLES)', () => {
       const rows =
         ENGINE === 'sqlite'
           ? (
-              await sql<{ body: string }>`select sql as body from sqlite_master where type = 'trigger' and tbl_name = ${table}`.execute(t.db)
+              await sql<{ body: string }>`select sql as body from sqlite_master where type = 'trigger' and tbl_name = ${table}`.execute(
+                t.db,
+              )
             ).rows
           : (
               await sql<{ body: string }>`

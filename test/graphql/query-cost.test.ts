@@ -73,7 +73,8 @@ describe('the cost directives, held to what the fields do', () => {
       if (!isObjectType(type) || type.name.startsWith('__')) continue;
       for (const field of Object.values(type.getFields())) {
         const listSize = field.astNode ? getDirectiveValues(directive('listSize'), field.astNode) : undefined;
-        if ((listSize?.slicingArguments as string[] | undefined)?.includes('first')) sizes[`${type.name}.${field.name}`] = listSize?.assumedSize;
+        if ((listSize?.slicingArguments as string[] | undefined)?.includes('first'))
+          sizes[`${type.name}.${field.name}`] = listSize?.assumedSize;
       }
     }
     expect(Object.keys(sizes).length).toBeGreaterThan(0);

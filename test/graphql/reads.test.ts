@@ -86,7 +86,8 @@ describe('what each field really reads, spied on the database', () => {
     }
     const missing: string[] = [];
     for (const type of Object.values(schema.getTypeMap())) {
-      if (!isObjectType(type) || type.name.startsWith('__') || type === schema.getMutationType() || type === schema.getSubscriptionType()) continue;
+      if (!isObjectType(type) || type.name.startsWith('__') || type === schema.getMutationType() || type === schema.getSubscriptionType())
+        continue;
       for (const field of Object.values(type.getFields())) {
         const reads = readsOf(field);
         if (field.resolve && reads !== 'uncacheable' && !selected.has(`${type.name}.${field.name}`) && type.name !== 'CancelOrderPayload') {
@@ -101,7 +102,9 @@ describe('what each field really reads, spied on the database', () => {
       const { body } = await graphql(t, text, { id: message });
       expect(body.errors, text).toBeUndefined();
       const undeclared = tables.filter(
-        (table) => !CREDENTIAL_TABLES.has(table) && !(VERSIONED_BY_TABLE[table] ?? []).some((versioned) => (declared as string[]).includes(versioned)),
+        (table) =>
+          !CREDENTIAL_TABLES.has(table) &&
+          !(VERSIONED_BY_TABLE[table] ?? []).some((versioned) => (declared as string[]).includes(versioned)),
       );
       expect(undeclared, `${text} read ${tables.join(', ')}; it declares ${declared.join(', ')}`).toEqual([]);
     }

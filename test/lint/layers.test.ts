@@ -15,17 +15,39 @@ async function layering(path: string, code: string): Promise<string[]> {
 
 describe('the layers of src/', { timeout: 60_000 }, () => {
   it.for([
-    ['src/services/pets/x.ts', "import { mountRest } from '../../rest/mount-rest.ts';\nexport const x = mountRest;", /src\/services may not import from src\/rest/],
-    ['src/db/x.ts', "import { getPet } from '../services/pets/index.ts';\nexport const x = getPet;", /src\/db may not import from src\/services/],
-    ['src/rest/x.ts', "import { mountGraphQL } from '../graphql/mount-graphql.ts';\nexport const x = mountGraphQL;", /src\/rest may not import from src\/graphql/],
-    ['src/graphql/x.ts', "import { inTransaction } from '../db/in-transaction.ts';\nexport const x = inTransaction;", /src\/graphql may not import from src\/db \(its types only\)/],
-    ['src/http/x.ts', "import { mountRest } from '../rest/mount-rest.ts';\nexport const x = mountRest;", /src\/http may not import from src\/rest/],
+    [
+      'src/services/pets/x.ts',
+      "import { mountRest } from '../../rest/mount-rest.ts';\nexport const x = mountRest;",
+      /src\/services may not import from src\/rest/,
+    ],
+    [
+      'src/db/x.ts',
+      "import { getPet } from '../services/pets/index.ts';\nexport const x = getPet;",
+      /src\/db may not import from src\/services/,
+    ],
+    [
+      'src/rest/x.ts',
+      "import { mountGraphQL } from '../graphql/mount-graphql.ts';\nexport const x = mountGraphQL;",
+      /src\/rest may not import from src\/graphql/,
+    ],
+    [
+      'src/graphql/x.ts',
+      "import { inTransaction } from '../db/in-transaction.ts';\nexport const x = inTransaction;",
+      /src\/graphql may not import from src\/db \(its types only\)/,
+    ],
+    [
+      'src/http/x.ts',
+      "import { mountRest } from '../rest/mount-rest.ts';\nexport const x = mountRest;",
+      /src\/http may not import from src\/rest/,
+    ],
   ] as const)('refuses %s importing upwards or across', async ([path, code, expected]) => {
     expect(await layering(path, code)).toEqual([expect.stringMatching(expected)]);
   });
 
   it('lets a face import the database’s types, and a service the database', async () => {
     expect(await layering('src/graphql/x.ts', "import type { Database } from '../db/types.ts';\nexport type X = Database;")).toEqual([]);
-    expect(await layering('src/services/x.ts', "import { inTransaction } from '../db/in-transaction.ts';\nexport const x = inTransaction;")).toEqual([]);
+    expect(
+      await layering('src/services/x.ts', "import { inTransaction } from '../db/in-transaction.ts';\nexport const x = inTransaction;"),
+    ).toEqual([]);
   });
 });
