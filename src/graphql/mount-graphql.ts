@@ -12,6 +12,7 @@ import { NO_STORE } from '../http/caching/cache-control.ts';
 import type { KeyVerifier } from '../services/api-keys/index.ts';
 import type { Credentials } from '../http/auth/credentials.ts';
 import type { MaybePromise } from '../http/maybe-promise.ts';
+import type { OperationRunner } from '../http/operation-runner.ts';
 import { NO_METRICS } from '../telemetry/metrics-types.ts';
 import { sendGraphQLErrors } from './coded-error.ts';
 import { chargeMessages } from './checks/charge-messages.ts';
@@ -79,6 +80,7 @@ export interface MountGraphQLOptions extends Omit<
  * POST, take one path: the parameters Fastify has read go straight into Yoga's operation pipeline
  * (http/run-graphql.ts). Yoga's own HTTP handling serves only what only it does: streams
  * (subscriptions over SSE and multipart). GraphiQL's page, its assets and graphql-ws are beside.
+ * Returns the pipeline as other faces run operations through it (MCP's tools).
  */
 export async function mountGraphQL(
   app: FastifyInstance,
@@ -94,7 +96,7 @@ export async function mountGraphQL(
     messageQuota,
     ...options
   }: MountGraphQLOptions,
-): Promise<void> {
+): Promise<OperationRunner> {
   const metrics = options.metrics ?? NO_METRICS;
   const production = options.production ?? false;
   const documents = documentParser({ maxCacheBytes: DOCUMENT_CACHE_BYTES });
@@ -118,7 +120,7 @@ export async function mountGraphQL(
   mountSchemaSdl(app, `${GRAPHQL_ROUTE}/schema.graphql`, schema, { open: introspection });
   const trusted = trustedDocumentsPolicy(production, options.trustedDocuments ?? null);
   const answerKind = answerKinds({ withPage: graphiql !== null, trusted, documents });
-  const runGraphQL = graphqlRunner({
+  const runner = graphqlRunner({
     schema,
     db: options.db,
     live: options.live,
@@ -181,7 +183,7 @@ export async function mountGraphQL(
       if (wanted.kind !== 'json' && wanted.kind !== 'framed') return sendErrorBody(reply, NOTHING_ACCEPTABLE);
       let answer;
       try {
-        answer = await runGraphQL(req, reply, graphqlParams(req), wanted.kind === 'json' ? wanted.type : STATUS_RULES_OF[wanted.type]);
+        answer = await runner.answer(req, reply, graphqlParams(req), wanted.kind === 'json' ? wanted.type : STATUS_RULES_OF[wanted.type]);
         if (wanted.kind === 'framed') framing.add(req);
       } catch (error) {
         if (error === STREAM_ONLY) return sendErrorBody(reply, STREAM_ONLY);
@@ -190,6 +192,11 @@ export async function mountGraphQL(
       return reply.code(answer.status).headers(answer.headers).type(answer.type).send(answer.body);
     },
   });
+  return {
+    schema,
+    scopesOf: (document, operationName) => scopesOf(document, operationName),
+    run: (req, reply, call) => runner.result(req, reply, call),
+  };
 }
 
 const NOTHING_ACCEPTABLE = AppError.of('NOT_ACCEPTABLE', 'graphqlNothingAcceptable');

@@ -63,6 +63,16 @@ export interface GraphQLRunnerOptions {
 
 export type RunGraphQL = (req: FastifyRequest, reply: FastifyReply, params: RequestParams, mediaType: JsonType) => Promise<JsonAnswer>;
 
+/** The operation's result with its errors masked and coded, for a face that shapes its own answer (MCP's tools). */
+export type RunOperation = (req: FastifyRequest, reply: FastifyReply, params: RequestParams) => Promise<ExecutionResult>;
+
+export interface GraphQLRunner {
+  /** The answer to a GraphQL over HTTP request, as JSON of the media type asked for. */
+  answer: RunGraphQL;
+  /** The result alone: the same run, checks and records, for another face to answer from. */
+  result: RunOperation;
+}
+
 const untraced = <T>(_name: string, wrapped: () => T): T => wrapped();
 
 /** Why no operation of `document` is the one to run. */
@@ -83,7 +93,7 @@ function noOperation(document: DocumentNode, operationName: string | undefined):
  * Yoga applies to what it still runs (subscriptions), so both paths refuse alike. An answer with
  * errors is shaped by Yoga's result processing, so its status follows GraphQL over HTTP.
  */
-export function graphqlRunner(options: GraphQLRunnerOptions): RunGraphQL {
+export function graphqlRunner(options: GraphQLRunnerOptions): GraphQLRunner {
   const { schema, db, live, documents, validate, executorOf, checks, trusted, maskError, metrics, tracing, fetchAPI } = options;
   const phase = tracing ? inPhaseSpan : untraced;
 
@@ -144,27 +154,34 @@ export function graphqlRunner(options: GraphQLRunnerOptions): RunGraphQL {
     });
   }
 
-  return async (req, reply, params, mediaType) => {
-    let result: ExecutionResult;
+  async function result(req: FastifyRequest, reply: FastifyReply, params: RequestParams): Promise<ExecutionResult> {
+    let outcome: ExecutionResult;
     try {
-      result = await operate(req, reply, params);
+      outcome = await operate(req, reply, params);
     } catch (error) {
       if (error === STREAM_ONLY) throw error;
       // Refused before anything ran; a fault there (not a refusal) is logged as a resolver's would be.
       if (isUnexpected(error)) req.log.error({ err: error }, 'GraphQL request failed');
-      result = { errors: [error as GraphQLError] };
+      outcome = { errors: [error as GraphQLError] };
     }
-    if (result.errors === undefined) return { status: 200, type: `${mediaType}; charset=utf-8`, headers: {}, body: JSON.stringify(result) };
-    result = { ...result, errors: result.errors.map((error) => maskError(error) as GraphQLError) };
-    countErrors(metrics, result);
-    const response = await processRegularResult(result, fetchAPI, mediaType);
+    if (outcome.errors === undefined) return outcome;
+    return { ...outcome, errors: outcome.errors.map((error) => maskError(error) as GraphQLError) };
+  }
+
+  async function answer(req: FastifyRequest, reply: FastifyReply, params: RequestParams, mediaType: JsonType): Promise<JsonAnswer> {
+    const outcome = await result(req, reply, params);
+    // Counted by the face that answers them (the MCP face counts its own).
+    countErrors(metrics, outcome);
+    if (outcome.errors === undefined)
+      return { status: 200, type: `${mediaType}; charset=utf-8`, headers: {}, body: JSON.stringify(outcome) };
+    const response = await processRegularResult(outcome, fetchAPI, mediaType);
     const headers: Record<string, string> = {};
     response.headers.forEach((value, name) => {
       if (name !== 'content-type' && name !== 'content-length') headers[name] = value;
     });
     // The database could not serve (busy, away): the answer is 503 with Retry-After whatever the
     // media type, as REST's is, so clients and balancers retry it alike rather than read a 200.
-    const unavailable = (result.errors ?? []).some((error) => error.extensions?.code === 'SERVICE_UNAVAILABLE');
+    const unavailable = outcome.errors.some((error) => error.extensions?.code === 'SERVICE_UNAVAILABLE');
     if (unavailable) headers['retry-after'] ??= String(retryAfterSeconds('SERVICE_UNAVAILABLE') ?? 1);
     return {
       status: unavailable ? 503 : response.status,
@@ -172,5 +189,7 @@ export function graphqlRunner(options: GraphQLRunnerOptions): RunGraphQL {
       headers,
       body: await response.text(),
     };
-  };
+  }
+
+  return { answer, result };
 }

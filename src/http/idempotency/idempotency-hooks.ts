@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/types.ts';
 import { AppError } from '../../errors/index.ts';
 import { requestFingerprint, startIdempotent } from '../../services/idempotency/index.ts';
-import type { IdempotentRun } from '../../services/idempotency/index.ts';
+import type { IdempotentRun, RequestFingerprint } from '../../services/idempotency/index.ts';
 import type { Principal } from '../../services/api-keys/index.ts';
 
 declare module 'fastify' {
@@ -34,7 +34,14 @@ export interface IdempotencyOptions {
    * sent the request. REST routes check their scope before this hook.
    */
   refuses?: (request: FastifyRequest, principal: Principal) => AppError | null;
+  /** Where the request carries its key (default: the Idempotency-Key header; MCP: the call's `_meta` too). */
+  keyOf?: (request: FastifyRequest) => string | string[] | undefined;
+  /** What is compared between a first request and a retry (default: the route and the whole body; MCP: the tool and its arguments). */
+  fingerprintOf?: (request: FastifyRequest) => RequestFingerprint;
 }
+
+const headerKey = (request: FastifyRequest) => request.headers['idempotency-key'];
+const routeAndBody = (request: FastifyRequest) => requestFingerprint(`${request.method} ${request.routeOptions.url}`, request.body);
 
 /**
  * `Idempotency-Key` on a route: a retry with the same key and body gets the first answer
@@ -46,13 +53,19 @@ export interface IdempotencyOptions {
  */
 export function idempotencyHooks(
   db: Kysely<Database>,
-  { applies = () => true, succeeded = () => true, refuses = () => null }: IdempotencyOptions = {},
+  {
+    applies = () => true,
+    succeeded = () => true,
+    refuses = () => null,
+    keyOf = headerKey,
+    fingerprintOf = routeAndBody,
+  }: IdempotencyOptions = {},
 ): IdempotencyHooks {
   async function start(request: FastifyRequest, reply: FastifyReply, key: string | string[], principal: Principal): Promise<boolean> {
     if (typeof key !== 'string') throw AppError.of('VALIDATION_FAILED', 'idempotencyKeyTwice');
     const refusal = refuses(request, principal);
     if (refusal) throw refusal;
-    const fingerprint = requestFingerprint(`${request.method} ${request.routeOptions.url}`, request.body);
+    const fingerprint = fingerprintOf(request);
     const started = await startIdempotent(db, principal.accountId, key, fingerprint);
     if (started.kind === 'replay') {
       const { status, body, resourcePath } = started.result;
@@ -89,7 +102,7 @@ export function idempotencyHooks(
   // Callback-style hooks, so a request without a key (nearly all) passes without a promise.
   return {
     preHandler(request, reply, done) {
-      const key = request.headers['idempotency-key'];
+      const key = keyOf(request);
       const { principal } = request;
       if (key === undefined || !principal || !applies(request)) return done();
       // A replay has been sent: the handler must not run, so done is not called.

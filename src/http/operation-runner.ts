@@ -1,0 +1,25 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { DocumentNode, ExecutionResult, GraphQLSchema } from 'graphql';
+import type { Scope } from '../services/access-tokens/scopes.ts';
+
+/** One operation to run: a trusted document by id, or its text where text may run, and its variables. */
+export interface OperationCall {
+  query?: string;
+  documentId?: string;
+  operationName: string;
+  variables: Record<string, unknown>;
+}
+
+/**
+ * The one GraphQL pipeline as another face calls it (MCP's tools are operations): the GraphQL
+ * face builds it, app.ts hands it over, so no adapter imports another. A call is the request's
+ * own: the same parse cache, validation, checks (credential, scopes, cost, message quota),
+ * executor, metrics and spans as POST /graphql.
+ */
+export interface OperationRunner {
+  readonly schema: GraphQLSchema;
+  /** What a credential must carry for none of the operation's fields to be refused. */
+  scopesOf(document: DocumentNode, operationName: string): ReadonlySet<Scope>;
+  /** The result, errors masked and coded as the GraphQL face answers them; a subscription is refused (NOT_ACCEPTABLE). */
+  run(req: FastifyRequest, reply: FastifyReply, call: OperationCall): Promise<ExecutionResult>;
+}
