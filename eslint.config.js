@@ -19,6 +19,7 @@ const LAYERS = {
   http: ['config', 'db:type', 'errors', 'services', 'telemetry', 'util'],
   rest: ['config', 'db:type', 'errors', 'http', 'services', 'telemetry', 'util'],
   graphql: ['config', 'db:type', 'errors', 'http', 'services', 'telemetry', 'util'],
+  mcp: ['config', 'db:type', 'errors', 'http', 'services', 'telemetry', 'util'],
   delivery: ['config', 'db', 'errors', 'services', 'telemetry', 'util'],
   cli: ['config', 'db', 'errors', 'services', 'util', '(top)'],
 };
@@ -49,7 +50,9 @@ const layers = {
           });
         };
         const typeOnly = (node) =>
-          node.importKind === 'type' || node.exportKind === 'type' || (node.specifiers?.length > 0 && node.specifiers.every((s) => s.importKind === 'type' || s.exportKind === 'type'));
+          node.importKind === 'type' ||
+          node.exportKind === 'type' ||
+          (node.specifiers?.length > 0 && node.specifiers.every((s) => s.importKind === 'type' || s.exportKind === 'type'));
         return {
           ImportDeclaration: (node) => check(node, node.source.value, typeOnly(node)),
           ExportNamedDeclaration: (node) => node.source && check(node, node.source.value, typeOnly(node)),

@@ -7,6 +7,8 @@ import { migrateToLatest } from './db/migrate.ts';
 import type { MigrationOutcome, MigrationStatus } from './db/migrate.ts';
 import { startDelivery } from './delivery/start-delivery.ts';
 import { mountGraphQL } from './graphql/mount-graphql.ts';
+import { mountMcp } from './mcp/mount-mcp.ts';
+import { appVersion } from './config/version.ts';
 import { createFastify } from './http/create-fastify.ts';
 import type { LogStream } from './http/create-fastify.ts';
 import { rateLimitChecks } from './http/limits/rate-limit-checks.ts';
@@ -98,7 +100,7 @@ export async function createApp({ config, database = openDatabase(config.databas
   app.addHook('preClose', () => live.close());
   const store = openResponseStore(config, app.log);
   if (store) metrics.observe({ responseCache: store.bytes });
-  await mountGraphQL(app, {
+  const operations = await mountGraphQL(app, {
     responseCache: store ? { store, maxEntryBytes: config.responseCache.maxEntryBytes } : null,
     db,
     live,
@@ -121,6 +123,16 @@ export async function createApp({ config, database = openDatabase(config.databas
     tracing: traced,
   });
   await mountRest(app, { db, verifier, config, limits, probe: database.probe });
+  if (config.mcp) {
+    const { version } = appVersion();
+    await mountMcp(app, {
+      runner: operations,
+      config,
+      db,
+      metrics,
+      serverInfo: { name: 'petstore-gateway', title: 'Petstore Gateway', version },
+    });
+  }
 
   const worker = startDelivery(db, config.delivery, app.log.child({ component: 'delivery' }), { metrics, tracing: traced });
   app.addHook('onClose', async () => {

@@ -47,6 +47,8 @@ export interface Config {
   graphqlJit: boolean;
   /** The GraphQL schema as an Apollo Federation v2 subgraph (GRAPHQL_FEDERATION); default off. */
   graphqlFederation: boolean;
+  /** The MCP endpoint at /mcp, for agents (MCP); default on. */
+  mcp: boolean;
   /** GraphQL query answers kept per account, keyed by the data versions they were read under (docs/caching.md). */
   responseCache: ResponseCacheConfig;
   /** br/gzip for answers of at least this many bytes; 0 turns compression off. */
@@ -293,6 +295,7 @@ export function loadConfig(env: Env = process.env): Config {
     trustedDocuments: trustedDocuments(problems, env),
     graphqlJit: flag(problems, env, 'GRAPHQL_JIT', true),
     graphqlFederation: flag(problems, env, 'GRAPHQL_FEDERATION', false),
+    mcp: flag(problems, env, 'MCP', true),
     responseCache: {
       enabled: flag(problems, env, 'RESPONSE_CACHE', true),
       ttlMs: integer(problems, env, 'RESPONSE_CACHE_TTL_MS', 60_000, 1_000, 86_400_000),

@@ -9,7 +9,7 @@
  * server says and a change of wording is one line. The words that are not here are those of a
  * schema's issue (services/validation/describe-issue.ts names the field as the client wrote
  * it) and graphql-js's own (syntax and validation errors), passed through as they are.
- * Messages named `graphql…` are said by the GraphQL face only and left out of the REST docs.
+ * Messages named `graphql…` are said by the GraphQL face only, `mcp…` by the MCP face only; both are left out of the REST docs.
  */
 export const errorCatalogue = {
   BAD_REQUEST: {
@@ -52,6 +52,12 @@ export const errorCatalogue = {
       graphqlNotAReference: "A representation must be an object whose '__typename' is {{types}}.",
       graphqlStreamInitialCount: "@stream's initialCount must be 0 or more (got {{count}}).",
       graphqlSocketSubscriptionsOnly: 'Over WebSocket only subscriptions run: send queries and mutations over HTTP (POST /graphql).',
+      mcpNotJsonRpc:
+        'The request body is not a JSON-RPC 2.0 request: it needs "jsonrpc": "2.0", an id (a string or a number), a method, and params (an object, or absent).',
+      mcpBatch: 'Send one JSON-RPC message per request: MCP has no batches since 2025-06-18.',
+      mcpProtocolVersion: 'MCP-Protocol-Version {{version}} is not one this server speaks: {{supported}}.',
+      mcpToolParams: "tools/call takes params.name (a tool's name, a string) and params.arguments (an object, or absent).",
+      mcpNameHeader: "The Mcp-Name header must name the tool the body calls ('{{name}}').",
     },
   },
   INVALID_JSON: {
@@ -117,6 +123,13 @@ export const errorCatalogue = {
       graphqlTokenExpiredWhileSubscribed: 'The access token has expired; this subscription has ended. Subscribe again with a new token.',
     },
   },
+  FORBIDDEN: {
+    status: 403,
+    messages: {
+      mcpOrigin:
+        "A page from {{origin}} may not call the MCP endpoint (DNS-rebinding protection): an origin must be listed in CORS_ORIGINS, or be this server's own.",
+    },
+  },
   INSUFFICIENT_SCOPE: {
     status: 403,
     messages: { missing: "This operation needs the scope '{{scope}}', which the credential sent does not have." },
@@ -138,12 +151,15 @@ export const errorCatalogue = {
   },
   ACCOUNT_NOT_FOUND: { status: 404, messages: { byName: "No account is named '{{name}}'." } },
   ORDER_NOT_FOUND: { status: 404, messages: { byId: 'Order {{id}} could not be found.' } },
+  TOOL_NOT_FOUND: { status: 404, messages: { mcpByName: "No tool is named '{{name}}': tools/list names those this server offers." } },
+  METHOD_NOT_FOUND: { status: 404, messages: { mcpByName: "This MCP server has no method '{{method}}'." } },
   METHOD_NOT_ALLOWED: {
     status: 405,
     messages: {
       notOnRoute: '{{method}} is not allowed on {{route}}; use {{allow}}.',
       connect: 'CONNECT is not allowed on {{target}}: this server is not a proxy.',
       graphqlMutationOverGet: 'A mutation runs over POST only: GET runs queries, which change nothing.',
+      mcpPostOnly: 'The MCP endpoint is stateless: POST each JSON-RPC message; there is no stream to GET nor session to DELETE.',
     },
   },
   NOT_ACCEPTABLE: {
@@ -152,6 +168,7 @@ export const errorCatalogue = {
       default: 'The answer can only be JSON: send Accept: application/json (GraphQL also takes application/graphql-response+json).',
       graphqlNothingAcceptable:
         'GraphQL answers as JSON or as a stream: send Accept: application/json (or application/graphql-response+json) for queries and mutations, text/event-stream or multipart/mixed for subscriptions.',
+      mcpJson: 'MCP answers here are JSON: send Accept: application/json, text/event-stream (or application/json).',
       graphqlSubscriptionAsJson:
         'A subscription is answered as a stream of events: send Accept: text/event-stream (GraphQL over SSE) or multipart/mixed (Apollo Client), or subscribe over WebSocket (graphql-ws).',
     },

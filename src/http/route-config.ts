@@ -34,6 +34,9 @@ export const routeTemplateOf = (request: FastifyRequest): string => routeTemplat
 /** Where GraphQL is served: the one route of the GraphQL face, as metrics and errors tell the faces apart. */
 export const GRAPHQL_ROUTE = '/graphql';
 
+/** Where agents reach the MCP face: its one route. */
+export const MCP_ROUTE = '/mcp';
+
 type RouteHooks = Pick<RouteOptions, 'preHandler' | 'onSend'>;
 
 /** From an `onRoute` hook: runs these after the route's own hooks, so a plugin hooks only the routes it serves. */

@@ -14,6 +14,7 @@ import { useSecurityHeaders } from './use-security-headers.ts';
 
 const EXPOSED_HEADERS = [
   'Link',
+  'WWW-Authenticate',
   'Location',
   'Retry-After',
   'RateLimit',
@@ -47,6 +48,7 @@ export async function useHttpEdge(
   app.decorateRequest('authRefusal', null);
   app.decorateRequest('probe', false);
   app.decorateRequest('idempotency', null);
+  app.decorateRequest('operation', null);
   if (tracing) useRequestTracing(app);
   useSecurityHeaders(app);
   useRequestChecks(app);
@@ -64,7 +66,18 @@ export async function useHttpEdge(
       origin: config.corsOrigins,
       methods: ['GET', 'HEAD', 'POST', 'PATCH', 'DELETE'],
       // traceparent and tracestate: a browser's OpenTelemetry (fetch instrumentation) sends them, and its preflight must allow them.
-      allowedHeaders: ['Authorization', 'Content-Type', 'Idempotency-Key', 'X-Request-Id', 'traceparent', 'tracestate'],
+      // MCP's own headers: an agent in a browser (the MCP Inspector's page) sends them to /mcp.
+      allowedHeaders: [
+        'Authorization',
+        'Content-Type',
+        'Idempotency-Key',
+        'X-Request-Id',
+        'traceparent',
+        'tracestate',
+        'Mcp-Protocol-Version',
+        'Mcp-Method',
+        'Mcp-Name',
+      ],
       exposedHeaders: EXPOSED_HEADERS,
       maxAge: 600,
     });

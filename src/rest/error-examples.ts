@@ -34,17 +34,20 @@ const EXAMPLE_VALUES: Record<Placeholder, string | number> = {
   claim: 'sub',
   scope: 'petstore:write',
   types: 'Pet or Order',
+  version: '2024-11-05',
+  supported: '2026-07-28, 2025-11-25, 2025-06-18',
+  origin: 'https://evil.example',
 };
 
 /**
  * The OpenAPI examples of one code: each message REST can send with it (those named `graphql…`
- * are the GraphQL face's), as the Error body a client would get, named `CODE` for the default
- * message and `CODE.name` for the others.
+ * are the GraphQL face's, `mcp…` the MCP face's), as the Error body a client would get, named
+ * `CODE` for the default message and `CODE.name` for the others.
  */
 export function errorExamples(code: ErrorCode): Record<string, { value: { code: ErrorCode; message: string; status: number } }> {
   const { status, messages } = errorCatalogue[code];
   const names = Object.keys(messages);
-  const shown = names.filter((name) => !name.startsWith('graphql'));
+  const shown = names.filter((name) => !name.startsWith('graphql') && !name.startsWith('mcp'));
   return Object.fromEntries(
     (shown.length > 0 ? shown : names).map((name) => [
       name === 'default' ? code : `${code}.${name}`,

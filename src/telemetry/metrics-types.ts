@@ -1,5 +1,5 @@
-/** Which face answered: REST (/v1, /messages, /signup, the docs and probes) or GraphQL (/graphql). */
-export type Face = 'rest' | 'graphql';
+/** Which face answered: REST (/v1, /messages, /signup, the docs and probes), GraphQL (/graphql) or MCP (/mcp). */
+export type Face = 'rest' | 'graphql' | 'mcp';
 
 export type DeliveryOutcome = 'sent' | 'retry' | 'failed';
 
@@ -27,6 +27,8 @@ export interface Metrics {
   /** A request answered on `route` (its template; '' when none matched): its face follows from the route. */
   request(route: string, method: string, status: number, seconds: number): void;
   operation(type: string, name: string | undefined, failed: boolean, seconds: number): void;
+  /** An MCP request answered: its method, the tool it called (tools/call), and the catalogue code it failed with, if it did. */
+  mcpOperation(method: string, tool: string | undefined, errorCode: string | undefined, seconds: number): void;
   error(face: Face, code: string): void;
   refused(budget: string): void;
   statement(operation: string, failed: boolean, seconds: number): void;
@@ -50,6 +52,7 @@ export const NO_METRICS: Metrics = {
   text: async () => '',
   request: nothing,
   operation: nothing,
+  mcpOperation: nothing,
   error: nothing,
   refused: nothing,
   statement: nothing,

@@ -57,7 +57,7 @@ export function createMetrics({
   const requests = register(
     histogram(
       'http_server_request_duration_seconds',
-      'HTTP requests by method, route template, status and face (rest, graphql); subscription streams left out.',
+      'HTTP requests by method, route template, status and face (rest, graphql, mcp); subscription streams left out.',
       DURATION_BUCKETS,
     ),
   );
@@ -65,6 +65,13 @@ export function createMetrics({
     histogram(
       'graphql_server_operation_duration_seconds',
       'GraphQL operations executed, by type and name (anonymous and past the name limit folded), and whether the result had errors.',
+      DURATION_BUCKETS,
+    ),
+  );
+  const mcpOperations = register(
+    histogram(
+      'mcp_server_operation_duration_seconds',
+      "MCP requests answered, by method, tool (tools/call) and the catalogue code of a failure (error_type; '' when none).",
       DURATION_BUCKETS,
     ),
   );
@@ -141,6 +148,11 @@ export function createMetrics({
       ),
     ),
   );
+  const mcpCell = memo((method: string) =>
+    memo((tool: string) =>
+      memo((errorType: string) => mcpOperations.cell({ mcp_method_name: method, gen_ai_tool_name: tool, error_type: errorType })),
+    ),
+  );
   const errorCell = memo((face: Face) => memo((code: string) => errors.cell({ face, code })));
   const refusalCell = memo((budget: string) => refusals.cell({ budget }));
   const tokenRefusalCell = memo((reason: string) => tokenRefusals.cell({ reason }));
@@ -153,6 +165,7 @@ export function createMetrics({
     text: () => registry.metrics(),
     request: (route, method, status, seconds) => requestCell(route)(method)(status).observe(seconds),
     operation: (type, name, failed, seconds) => operationCell(type)(names.label(name))(failed).observe(seconds),
+    mcpOperation: (method, tool, errorCode, seconds) => mcpCell(method)(tool ?? '')(errorCode ?? '').observe(seconds),
     error: (face, code) => errorCell(face)(code).inc(),
     refused: (budget) => refusalCell(budget).inc(),
     statement: (operation, failed, seconds) => statementCell(operation)(failed).observe(seconds),

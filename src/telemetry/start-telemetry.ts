@@ -2,7 +2,7 @@ import { Kind, parse } from 'graphql';
 import type { Config } from '../config/load-config.ts';
 import { appVersion } from '../config/version.ts';
 import type { OpenDatabase } from '../db/connection.ts';
-import { GRAPHQL_ROUTE } from '../http/route-config.ts';
+import { GRAPHQL_ROUTE, MCP_ROUTE } from '../http/route-config.ts';
 import { createMetrics } from './metrics.ts';
 import { NO_METRICS } from './metrics-types.ts';
 import type { Metrics } from './metrics-types.ts';
@@ -49,7 +49,7 @@ export async function startTelemetry(config: Config, database: OpenDatabase): Pr
           maxOperationNames: config.metrics.maxOperationNames,
           knownOperationNames: operationNamesIn(config.trustedDocuments),
           gc: config.metrics.gc,
-          faceOf: (route) => (route === GRAPHQL_ROUTE ? 'graphql' : 'rest'),
+          faceOf: (route) => (route === GRAPHQL_ROUTE ? 'graphql' : route === MCP_ROUTE ? 'mcp' : 'rest'),
         });
   const tracing = config.tracing.exporter ? await startTracing(config.tracing, version, revision) : null;
   if (metrics.enabled || tracing) database.observe(watchStatements(metrics, dbSystem, tracing !== null));

@@ -3,6 +3,7 @@ import { createApiKey } from '../../src/services/api-keys/index.ts';
 import type { Scope } from '../../src/services/access-tokens/scopes.ts';
 import { describe, expect, it } from '../helpers/fixtures.ts';
 import type { TestApp } from '../helpers/test-app.ts';
+import { callTool } from '../helpers/mcp.ts';
 
 // Every guarantee on every transport that carries it (issue 46): one test per cell of
 // guarantee × transport, the same assertion through each transport's own wire format. A
@@ -90,6 +91,22 @@ async function overSocket(t: TestApp, query: string, headers: Headers): Promise<
   });
 }
 
+/** A tool call over MCP (2026-07-28): its refusal's or failure's code, its structured content. An Idempotency-Key goes in the call's `_meta`, as an agent sends it. */
+async function overMcp(t: TestApp, tool: string, args: Record<string, unknown>, headers: Headers): Promise<Outcome> {
+  const { 'idempotency-key': key, ...rest } = headers;
+  const { res, body, data, failure } = await callTool(t, tool, args, {
+    headers: rest,
+    era: 'modern',
+    ...(key ? { meta: { 'io.petstore/idempotency-key': key } } : {}),
+  });
+  return {
+    status: res.statusCode,
+    code: body.error?.data?.code ?? failure?.code ?? null,
+    data,
+    replayed: res.headers['idempotent-replayed'] === 'true',
+  };
+}
+
 const TRANSPORTS: Transport[] = [
   {
     name: 'REST',
@@ -156,6 +173,11 @@ const TRANSPORTS: Transport[] = [
         r: Array.from({ length: heavy ? 1001 : 2 }, (_, i) => ({ __typename: 'Pet', id: String(i + 1) })),
       }),
   },
+  {
+    name: 'MCP tools/call',
+    read: (t, headers) => overMcp(t, 'list_pets', { first: 2 }, headers),
+    write: (t, headers, name) => overMcp(t, 'add_pet', { name, categoryId: 1 }, headers),
+  },
 ];
 
 /** Cells a transport does not carry, and why: written down, so a missing cell is a decision. */
@@ -163,11 +185,14 @@ const NOT_CARRIED: Record<string, Record<string, string>> = {
   'the cost limit': {
     REST: 'a REST request is bounded by its parameters instead (limit 1-100: 400 VALIDATION_FAILED for 500, as here)',
     'graphql-ws (subscriptions)': 'a subscription has one root field and the depth limit bounds what is under it: none can reach the limit',
+    'MCP tools/call':
+      'a tool runs a fixed document: the default tools are bounded by their arguments (first ≤ 100); a manifest tool over the limit is refused QUERY_TOO_COMPLEX (test/mcp/tool-catalogue.test.ts)',
   },
   'the response cache keeps accounts apart': {
     REST: 'REST keeps no answers; its ETags are per account (test/rest/conditional-get.test.ts)',
     'graphql-ws (subscriptions)': 'a stream is never kept, and an event is the subscriber’s own',
     'federation _entities': 'a query like any other, on the path of GraphQL POST (its row here)',
+    'MCP tools/call': 'a tool call is never kept: each runs (the response cache serves GraphQL over HTTP)',
   },
 };
 
@@ -302,11 +327,13 @@ describe('the metric: every exchange counted, by face', () => {
     const t = await makeApp({ GRAPHQL_FEDERATION: 'true', METRICS_PORT: '0' });
     await seed(t);
     const key = await keyFor(t);
-    // REST is counted per request; GraphQL per operation, whichever transport carried it.
+    // REST is counted per request; GraphQL per operation, whichever transport carried it; MCP per method and tool.
     const counted =
       name === 'REST'
         ? /^http_server_request_duration_seconds_count\{[^}]*http_route="\/v1\/pets"[^}]*\} (\d+)$/m
-        : /^graphql_server_operation_duration_seconds_count\{[^}]*\} (\d+)$/m;
+        : name.startsWith('MCP')
+          ? /^mcp_server_operation_duration_seconds_count\{mcp_method_name="tools\/call"[^}]*\} (\d+)$/m
+          : /^graphql_server_operation_duration_seconds_count\{[^}]*\} (\d+)$/m;
     const count = async () =>
       [...(await t.scrape()).matchAll(new RegExp(counted.source, 'gm'))].reduce((sum, match) => sum + Number(match[1]), 0);
     const before = await count();

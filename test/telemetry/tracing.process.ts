@@ -112,6 +112,38 @@ describe('OpenTelemetry traces, exported over OTLP/HTTP to a real receiver', { t
       const listPets = named(childrenOf(gqlSpans, named(gqlSpans, 'graphql.execute')), 'pets.listPets');
       expect(childrenOf(gqlSpans, listPets).some((s) => s.attributes['db.operation.name'] === 'SELECT')).toBe(true);
 
+      // MCP: a tool call's server span is named after the tool, with MCP's and GenAI's attributes;
+      // its operation's phases are its children, as a GraphQL request's are.
+      const agent = callerContext();
+      const tool = await fetch(`${server.origin}/mcp`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${key}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': '2025-11-25',
+          traceparent: agent.traceparent,
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'list_pets', arguments: { first: 1 } } }),
+      });
+      expect(tool.status).toBe(200);
+      const mcpSpans = await trace(receiver, agent.traceId, (spans) => spans.some((s) => s.name === 'tools/call list_pets'));
+      const mcpServer = named(mcpSpans, 'tools/call list_pets');
+      expect(mcpServer).toMatchObject({
+        kind: SERVER,
+        parentSpanId: agent.spanId,
+        attributes: expect.objectContaining({
+          'mcp.method.name': 'tools/call',
+          'gen_ai.tool.name': 'list_pets',
+          'gen_ai.operation.name': 'execute_tool',
+          'graphql.operation.name': 'list_pets',
+          'http.route': '/mcp',
+        }),
+      });
+      expect(childrenOf(mcpSpans, mcpServer).map((s) => s.name)).toEqual(
+        expect.arrayContaining(['graphql.parse', 'graphql.validate', 'graphql.execute']),
+      );
+
       // A message: its delivery is a trace of its own, linked to the request that queued it,
       // and the webhook receives that delivery's traceparent.
       const send = callerContext();
@@ -144,6 +176,7 @@ describe('OpenTelemetry traces, exported over OTLP/HTTP to a real receiver', { t
         .map((line) => JSON.parse(line) as { url: string; traceId?: string });
       expect(access.find((line) => line.url === '/v1/pets')?.traceId).toBe(rest.traceId);
       expect(access.find((line) => line.url === '/graphql')?.traceId).toBe(query.traceId);
+      expect(access.find((line) => line.url === '/mcp')).toMatchObject({ traceId: agent.traceId, operation: 'tools/call list_pets' });
     } finally {
       await receiver.close();
     }

@@ -4,6 +4,13 @@ import type { Metrics } from '../../telemetry/metrics-types.ts';
 import { serverSpanOf } from '../../telemetry/server-spans.ts';
 import { routeTemplateOf } from '../route-config.ts';
 
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** What a face that carries many operations on one route ran, for the access line (MCP: `tools/call add_pet`). */
+    operation: string | null;
+  }
+}
+
 export interface AccessLogOptions {
   /**
    * Probe lines (routes with `config.probe`, marked by identifyAndCount) at info, as any request (LOG_PROBES); else at debug:
@@ -54,6 +61,7 @@ export class AccessLogController extends LogController {
       keyId: request.principal?.keyId ?? undefined,
       // An access token's holder, as its issuer names them.
       subject: request.principal?.token?.subject,
+      operation: request.operation ?? undefined,
       // While tracing: the trace to find this request's spans by.
       traceId: serverSpanOf(request.raw)?.spanContext().traceId,
     };

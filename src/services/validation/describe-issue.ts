@@ -18,6 +18,7 @@ const TYPE_NOUN: Record<string, string> = {
   boolean: 'a boolean',
   object: 'a JSON object',
   array: 'an array',
+  null: 'null',
 };
 
 /** What each named format (formats.ts) means, in words a client can act on. */
@@ -35,7 +36,11 @@ function problem(issue: ErrorObject): string {
   const params = issue.params as Record<string, unknown>;
   switch (issue.keyword) {
     case 'type':
-      return `must be ${TYPE_NOUN[String(params.type)] ?? String(params.type)}.`;
+      // A schema may allow several types (an MCP tool's nullable argument: integer,null).
+      return `must be ${String(params.type)
+        .split(',')
+        .map((type) => TYPE_NOUN[type] ?? type)
+        .join(' or ')}.`;
     case 'minimum':
       return `must be at least ${String(params.limit)}.`;
     case 'maximum':

@@ -1,0 +1,62 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { GraphQLError } from 'graphql';
+import { AppError } from '../errors/index.ts';
+import type { ErrorBody } from '../errors/index.ts';
+import type { OperationRunner } from '../http/operation-runner.ts';
+import type { Tool } from './tool-catalogue.ts';
+
+/** A tools/call result, as MCP has it (content blocks, the structured answer, whether it failed). */
+export interface ToolResult {
+  content: { type: 'text'; text: string }[];
+  structuredContent?: Record<string, unknown>;
+  isError?: true;
+}
+
+const naming = (field: string) => (field === '' ? 'The arguments' : `Argument '${field}'`);
+
+function failed(errors: readonly ErrorBody[]): ToolResult {
+  return { content: errors.map((error) => ({ type: 'text', text: JSON.stringify(error) })), isError: true };
+}
+
+function bodyOf(error: GraphQLError): ErrorBody {
+  const { code, status } = (error.extensions ?? {}) as { code?: ErrorBody['code']; status?: number };
+  return { code: code ?? 'INTERNAL_ERROR', message: error.message, status: status ?? 500 };
+}
+
+/**
+ * Runs a tool: its arguments checked against the input schema it lists (a mismatch is the tool's
+ * VALIDATION_FAILED, nothing run), then its operation through the one GraphQL pipeline as this
+ * request's own (the same checks, cost limit, quota, transaction for an Idempotency-Key). The
+ * answer is the operation's `data` as structured content (and as text, for clients that read
+ * only text); an operation with errors is a failed tool result, each error as its Error body,
+ * the words REST and GraphQL use. The database being away is the request's 503 (thrown), as on
+ * the other faces, so an agent and a balancer retry it alike.
+ */
+export async function callTool(
+  runner: OperationRunner,
+  tool: Tool,
+  args: Record<string, unknown>,
+  req: FastifyRequest,
+  reply: FastifyReply,
+): Promise<ToolResult> {
+  let variables: Record<string, unknown>;
+  try {
+    variables = tool.checkArguments(args, naming);
+  } catch (error) {
+    if (error instanceof AppError) return failed([{ code: error.code, message: error.message, status: error.status }]);
+    throw error;
+  }
+  const result = await runner.run(req, reply, {
+    ...(tool.documentId === null ? { query: tool.text } : { documentId: tool.documentId }),
+    operationName: tool.operationName,
+    variables,
+  });
+  if (result.errors?.length) {
+    const bodies = result.errors.map(bodyOf);
+    const away = bodies.find((body) => body.code === 'SERVICE_UNAVAILABLE');
+    if (away) throw AppError.worded('SERVICE_UNAVAILABLE', away.message);
+    return failed(bodies);
+  }
+  const data = (result.data ?? {}) as Record<string, unknown>;
+  return { content: [{ type: 'text', text: JSON.stringify(data) }], structuredContent: data };
+}

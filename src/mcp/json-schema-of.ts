@@ -1,0 +1,234 @@
+import {
+  getNamedType,
+  isEnumType,
+  isInputObjectType,
+  isListType,
+  isNonNullType,
+  isObjectType,
+  isScalarType,
+  Kind,
+  typeFromAST,
+} from 'graphql';
+import type {
+  GraphQLInputType,
+  GraphQLOutputType,
+  GraphQLSchema,
+  OperationDefinitionNode,
+  SelectionSetNode,
+  GraphQLCompositeType,
+  FragmentDefinitionNode,
+  ValueNode,
+} from 'graphql';
+
+/** A JSON Schema (2020-12) as tools carry it. */
+export type JsonSchema = Record<string, unknown>;
+
+export const JSON_SCHEMA_2020_12 = 'https://json-schema.org/draft/2020-12/schema';
+
+const MAX_SAFE = Number.MAX_SAFE_INTEGER;
+
+/**
+ * How each scalar reaches JSON, as the GraphQL face answers it: an ID as the string it is given
+ * as (REST's int64 ids, as GraphQL carries them), SafeInt as an exact integer, Int as GraphQL's
+ * 32 bits, DateTime as RFC 3339 text. A scalar not listed is any JSON value.
+ */
+const SCALARS: Record<string, JsonSchema> = {
+  ID: { type: 'string' },
+  String: { type: 'string' },
+  Boolean: { type: 'boolean' },
+  Int: { type: 'integer', minimum: -2147483648, maximum: 2147483647 },
+  Float: { type: 'number' },
+  SafeInt: { type: 'integer', minimum: -MAX_SAFE, maximum: MAX_SAFE },
+  DateTime: { type: 'string', format: 'date-time' },
+};
+
+/** `schema` that also takes null. */
+function orNull(schema: JsonSchema): JsonSchema {
+  const { type, enum: values } = schema;
+  if (typeof type === 'string') return { ...schema, type: [type, 'null'], ...(Array.isArray(values) ? { enum: [...values, null] } : {}) };
+  return { anyOf: [schema, { type: 'null' }] };
+}
+
+const described = (schema: JsonSchema, description: string | null | undefined): JsonSchema =>
+  description ? { ...schema, description } : schema;
+
+/**
+ * An input type as JSON Schema: what GraphQL would accept as a variable's value, where nullable
+ * means null is allowed and an input object's non-null fields without a default are required.
+ * Input objects are expanded where they appear (the schema's inputs do not nest into themselves;
+ * one that did would be cut off as any object, not walked forever).
+ */
+export function inputSchemaOf(type: GraphQLInputType, seen: ReadonlySet<string> = new Set()): JsonSchema {
+  if (isNonNullType(type)) return nonNullInput(type.ofType, seen);
+  return orNull(nonNullInput(type, seen));
+}
+
+function nonNullInput(type: GraphQLInputType, seen: ReadonlySet<string>): JsonSchema {
+  if (isNonNullType(type)) return nonNullInput(type.ofType, seen);
+  if (isListType(type)) return { type: 'array', items: inputSchemaOf(type.ofType, seen) };
+  if (isEnumType(type)) return described({ type: 'string', enum: type.getValues().map((value) => value.name) }, type.description);
+  if (isInputObjectType(type)) {
+    if (seen.has(type.name)) return { type: 'object' };
+    const inner = new Set(seen).add(type.name);
+    const properties: Record<string, JsonSchema> = {};
+    const required: string[] = [];
+    for (const field of Object.values(type.getFields())) {
+      properties[field.name] = described(inputSchemaOf(field.type, inner), field.description);
+      if (isNonNullType(field.type) && field.defaultValue === undefined) required.push(field.name);
+    }
+    return described(
+      { type: 'object', properties, ...(required.length ? { required } : {}), additionalProperties: false },
+      type.description,
+    );
+  }
+  return described(SCALARS[type.name] ?? {}, isScalarType(type) && !(type.name in SCALARS) ? type.description : null);
+}
+
+/**
+ * Where each variable is used first, and so what the schema says of it there: the argument's or
+ * input field's description. Linear in the operation (its fragments are not walked: a variable
+ * used only in a fragment takes its type's description).
+ */
+function usesOf(schema: GraphQLSchema, operation: OperationDefinitionNode): Map<string, string> {
+  const uses = new Map<string, string>();
+  const root = { query: schema.getQueryType(), mutation: schema.getMutationType(), subscription: schema.getSubscriptionType() }[
+    operation.operation
+  ];
+  const note = (value: ValueNode, description: string | null | undefined, type: GraphQLInputType | undefined) => {
+    if (value.kind === Kind.VARIABLE) {
+      if (description && !uses.has(value.name.value)) uses.set(value.name.value, description);
+    } else if (value.kind === Kind.OBJECT) {
+      const named = type ? getNamedType(type) : undefined;
+      const fields = named && isInputObjectType(named) ? named.getFields() : {};
+      for (const field of value.fields) note(field.value, fields[field.name.value]?.description, fields[field.name.value]?.type);
+    } else if (value.kind === Kind.LIST) {
+      for (const item of value.values) note(item, description, type);
+    }
+  };
+  const walk = (selections: SelectionSetNode, parent: GraphQLCompositeType | null | undefined) => {
+    for (const selection of selections.selections) {
+      if (selection.kind !== Kind.FIELD) {
+        if (selection.kind === Kind.INLINE_FRAGMENT) walk(selection.selectionSet, parent);
+        continue;
+      }
+      const field = parent && isObjectType(parent) ? parent.getFields()[selection.name.value] : undefined;
+      for (const argument of selection.arguments ?? []) {
+        const declared = field?.args.find((arg) => arg.name === argument.name.value);
+        note(argument.value, declared?.description, declared?.type);
+      }
+      if (selection.selectionSet) {
+        const named = field ? getNamedType(field.type) : undefined;
+        walk(selection.selectionSet, named && isObjectType(named) ? named : null);
+      }
+    }
+  };
+  walk(operation.selectionSet, root);
+  return uses;
+}
+
+/**
+ * A tool's input: an object of the operation's variables, each as its type allows (a variable
+ * with a default, or nullable, may be left out), described as the schema describes where it is
+ * used. Null for a variable whose type the schema lacks (the document would not validate).
+ */
+export function variablesSchema(schema: GraphQLSchema, operation: OperationDefinitionNode): JsonSchema | null {
+  const uses = usesOf(schema, operation);
+  const properties: Record<string, JsonSchema> = {};
+  const required: string[] = [];
+  for (const definition of operation.variableDefinitions ?? []) {
+    const type = typeFromAST(schema, definition.type) as GraphQLInputType | undefined;
+    if (!type) return null;
+    const name = definition.variable.name.value;
+    properties[name] = described(inputSchemaOf(type), uses.get(name) ?? getNamedType(type).description);
+    if (isNonNullType(type) && !definition.defaultValue) required.push(name);
+  }
+  return {
+    $schema: JSON_SCHEMA_2020_12,
+    type: 'object',
+    properties,
+    ...(required.length ? { required } : {}),
+    additionalProperties: false,
+  };
+}
+
+/**
+ * A tool's output: the shape of the operation's `data`, read from its selection set over the
+ * schema (an alias names its property; a nullable field may be null; `__typename` is a string).
+ * Fragments are merged where they apply to the type they sit in. Each selection is visited once
+ * per place it sits, and each named fragment expanded where it is spread (the document was
+ * validated: fragments do not cycle).
+ */
+export function dataSchema(
+  schema: GraphQLSchema,
+  operation: OperationDefinitionNode,
+  fragments: ReadonlyMap<string, FragmentDefinitionNode>,
+): JsonSchema {
+  const root = { query: schema.getQueryType(), mutation: schema.getMutationType(), subscription: schema.getSubscriptionType() }[
+    operation.operation
+  ];
+  return { $schema: JSON_SCHEMA_2020_12, ...selectionSchema(root ?? null, [operation.selectionSet], fragments) };
+}
+
+function selectionSchema(
+  parent: GraphQLCompositeType | null,
+  sets: readonly SelectionSetNode[],
+  fragments: ReadonlyMap<string, FragmentDefinitionNode>,
+): JsonSchema {
+  const properties: Record<string, JsonSchema> = {};
+  const required = new Set<string>();
+  // Selections of one response name are merged before their sub-selections are read.
+  const merged = new Map<string, { field: string; sets: SelectionSetNode[] }>();
+  const collect = (set: SelectionSetNode) => {
+    for (const selection of set.selections) {
+      if (selection.kind === Kind.FIELD) {
+        const key = selection.alias?.value ?? selection.name.value;
+        const entry = merged.get(key) ?? { field: selection.name.value, sets: [] };
+        if (selection.selectionSet) entry.sets.push(selection.selectionSet);
+        merged.set(key, entry);
+      } else if (selection.kind === Kind.INLINE_FRAGMENT) {
+        collect(selection.selectionSet);
+      } else {
+        const fragment = fragments.get(selection.name.value);
+        if (fragment) collect(fragment.selectionSet);
+      }
+    }
+  };
+  for (const set of sets) collect(set);
+  for (const [key, { field: name, sets: inner }] of merged) {
+    if (name === '__typename') {
+      properties[key] = { type: 'string' };
+      required.add(key);
+      continue;
+    }
+    const field = parent && isObjectType(parent) ? parent.getFields()[name] : undefined;
+    if (!field) {
+      properties[key] = {};
+      continue;
+    }
+    properties[key] = described(outputSchemaOf(field.type, inner, fragments), field.description);
+    required.add(key);
+  }
+  return { type: 'object', properties, ...(required.size ? { required: [...required] } : {}), additionalProperties: false };
+}
+
+function outputSchemaOf(
+  type: GraphQLOutputType,
+  sets: readonly SelectionSetNode[],
+  fragments: ReadonlyMap<string, FragmentDefinitionNode>,
+): JsonSchema {
+  if (isNonNullType(type)) return nonNullOutput(type.ofType, sets, fragments);
+  return orNull(nonNullOutput(type, sets, fragments));
+}
+
+function nonNullOutput(
+  type: GraphQLOutputType,
+  sets: readonly SelectionSetNode[],
+  fragments: ReadonlyMap<string, FragmentDefinitionNode>,
+): JsonSchema {
+  if (isNonNullType(type)) return nonNullOutput(type.ofType, sets, fragments);
+  if (isListType(type)) return { type: 'array', items: outputSchemaOf(type.ofType, sets, fragments) };
+  if (isEnumType(type)) return { type: 'string', enum: type.getValues().map((value) => value.name) };
+  if (isScalarType(type)) return SCALARS[type.name] ?? {};
+  // An object (or an abstract type: its fields are read from the fragments that name them).
+  return selectionSchema(isObjectType(type) ? type : null, sets, fragments);
+}

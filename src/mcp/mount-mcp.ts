@@ -1,0 +1,257 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Config } from '../config/load-config.ts';
+import type { Database } from '../db/types.ts';
+import { AppError } from '../errors/index.ts';
+import { unauthorized } from '../http/auth/bearer-token.ts';
+import { errorHandler, replyWithError } from '../http/errors/error-handler.ts';
+import { idempotencyHooks } from '../http/idempotency/idempotency-hooks.ts';
+import { NO_STORE } from '../http/caching/cache-control.ts';
+import type { OperationRunner } from '../http/operation-runner.ts';
+import { MCP_ROUTE } from '../http/route-config.ts';
+import { SCOPES } from '../services/access-tokens/scopes.ts';
+import { requestFingerprint } from '../services/idempotency/index.ts';
+import { permits } from '../services/principal.ts';
+import type { Metrics } from '../telemetry/metrics-types.ts';
+import { serverSpanOf } from '../telemetry/server-spans.ts';
+import { callTool } from './call-tool.ts';
+import type { ToolResult } from './call-tool.ts';
+import { errorAnswer, resultAnswer, statusOf } from './mcp-answer.ts';
+import type { ServerInfo } from './mcp-answer.ts';
+import { LEGACY_VERSIONS, MODERN_VERSIONS, readMessage, requestIdOf } from './mcp-message.ts';
+import type { McpMessage } from './mcp-message.ts';
+import { originAllowed } from './origin-allowed.ts';
+import { toolCatalogue } from './tool-catalogue.ts';
+import type { Tool } from './tool-catalogue.ts';
+
+export interface MountMcpOptions {
+  /** The GraphQL pipeline the tools run through (mount-graphql.ts builds it). */
+  runner: OperationRunner;
+  config: Config;
+  /** Where a tool call with an idempotency key keeps its result. */
+  db: Kysely<Database>;
+  metrics: Metrics;
+  serverInfo: ServerInfo;
+}
+
+/** The path of this endpoint's RFC 9728 metadata: the well-known prefix before the endpoint's own path. */
+export const MCP_RESOURCE_METADATA = `/.well-known/oauth-protected-resource${MCP_ROUTE}`;
+
+/** Where an agent puts a tool call's idempotency key: the call's `_meta`, as MCP carries what a request adds. */
+export const IDEMPOTENCY_META_KEY = 'io.petstore/idempotency-key';
+
+/** The body the endpoint reads: one JSON-RPC message, its arguments within. */
+const MAX_BODY_BYTES = 64 * 1024;
+
+/** tools/list in 2026-07-28 says how long its answer holds: the tools change only with a deployment. */
+const TOOLS_TTL_MS = 60_000;
+
+const INSTRUCTIONS =
+  "The pet store's API: list, get and add pets, send messages, place and follow orders. Each tool is a GraphQL operation of this server; " +
+  "its result is the operation's data. A failed call's text is the API's Error body (code, message). Pass `_meta[\"io.petstore/idempotency-key\"]` " +
+  'on a write you may retry: the retry answers the first result and changes nothing.';
+
+interface Exchange {
+  message: McpMessage | null;
+  tool: Tool | null;
+  /** Framed already (a refusal, a 202): onSend leaves it be. */
+  framed: boolean;
+  /** The catalogue code the request failed with, for the metrics. */
+  failure: string | undefined;
+}
+
+const exchanges = new WeakMap<FastifyRequest, Exchange>();
+
+function exchangeOf(request: FastifyRequest): Exchange {
+  let exchange = exchanges.get(request);
+  if (!exchange) exchanges.set(request, (exchange = { message: null, tool: null, framed: false, failure: undefined }));
+  return exchange;
+}
+
+/** The origin clients reach this server at: PUBLIC_BASE_URL's, else the request's (its Host, or a trusted proxy's X-Forwarded-Host). */
+function publicOrigin(config: Config, request: FastifyRequest): string {
+  return config.publicBaseUrl ? new URL(config.publicBaseUrl).origin : `${request.protocol}://${request.host}`;
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * MCP at /mcp: agents call the API's operations as tools, over Streamable HTTP, statelessly (any
+ * instance answers any message: no session, no stream to resume), under the credentials,
+ * scopes, limits and records of the other faces. Each tool is an operation (tool-catalogue.ts)
+ * run through the one GraphQL pipeline; the protocol around it (one JSON-RPC message per POST,
+ * answered as JSON) is read here, its era told apart by the official SDK's classifier.
+ */
+export async function mountMcp(app: FastifyInstance, { runner, config, db, metrics, serverInfo }: MountMcpOptions): Promise<void> {
+  const tools = toolCatalogue({
+    schema: runner.schema,
+    documents: config.trustedDocuments,
+    scopesOf: (document, operationName) => runner.scopesOf(document, operationName),
+    warn: (message, detail) => app.log.warn(detail, message),
+  });
+  const listing = JSON.stringify({ tools: [...tools.values()].map((tool) => tool.listing) });
+  const listingModern = `${listing.slice(0, -1)},"ttlMs":${TOOLS_TTL_MS},"cacheScope":"public"}`;
+  const capabilities = { tools: { listChanged: false } };
+
+  const metadataUrl = (request: FastifyRequest) => `${publicOrigin(config, request)}${MCP_RESOURCE_METADATA}`;
+  const sendRefusal = (reply: FastifyReply, error: AppError): FastifyReply => {
+    const request = reply.request;
+    const exchange = exchangeOf(request);
+    exchange.framed = true;
+    exchange.failure = error.code;
+    replyWithError(reply, error)
+      .code(statusOf(error, exchange.message?.era ?? null))
+      .header('Cache-Control', NO_STORE);
+    // RFC 9728 §5.1: the challenge names where to learn how to get a token for this resource.
+    const challenge = reply.getHeader('www-authenticate');
+    if (typeof challenge === 'string') reply.header('WWW-Authenticate', `${challenge}, resource_metadata="${metadataUrl(request)}"`);
+    const id = exchange.message?.kind === 'request' ? exchange.message.id : requestIdOf(request.body);
+    return reply.send(errorAnswer(id, error));
+  };
+
+  const idempotent = idempotencyHooks(db, {
+    applies: (request) => exchangeOf(request).tool?.mutation === true,
+    keyOf: (request) => {
+      const message = exchangeOf(request).message;
+      const meta = message?.kind === 'request' ? message.params._meta : undefined;
+      const key = isObject(meta) ? meta[IDEMPOTENCY_META_KEY] : undefined;
+      // A key that is not a string is refused as one of the wrong form would be.
+      if (key !== undefined) return typeof key === 'string' ? key : JSON.stringify(key);
+      return request.headers['idempotency-key'];
+    },
+    fingerprintOf: (request) => {
+      const { message, tool } = exchangeOf(request);
+      const args = message?.kind === 'request' ? message.params.arguments : undefined;
+      return requestFingerprint(`MCP tools/call ${tool?.listing.name ?? ''}`, args ?? {});
+    },
+    succeeded: (payload) => !(JSON.parse(payload) as ToolResult).isError,
+  });
+
+  /** Reads the message, then who may send it: any method needs a credential, a tool the scopes its operation needs. */
+  function admit(request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void): void {
+    const exchange = exchangeOf(request);
+    let message: McpMessage;
+    try {
+      message = readMessage(request);
+    } catch (error) {
+      return done(error as Error);
+    }
+    exchange.message = message;
+    const { principal } = request;
+    if (!principal) return done(request.authRefusal ?? unauthorized(request.headers.authorization));
+    if (message.kind !== 'request' || message.method !== 'tools/call') return done();
+    const { name, arguments: args } = message.params;
+    if (typeof name !== 'string' || (args !== undefined && !isObject(args))) return done(AppError.of('VALIDATION_FAILED', 'mcpToolParams'));
+    const tool = tools.get(name);
+    if (!tool) return done(AppError.of('TOOL_NOT_FOUND', 'mcpByName', { name: name.slice(0, 100) }));
+    exchange.tool = tool;
+    request.operation = `tools/call ${tool.listing.name}`;
+    const missing = [...tool.scopes].filter((scope) => !permits(principal, scope));
+    // The challenge names every scope the tool needs, so a client steps up once.
+    if (missing.length > 0) return done(AppError.of('INSUFFICIENT_SCOPE', 'missing', { scope: [...tool.scopes].join(' ') }));
+    done();
+  }
+
+  async function answer(request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
+    const exchange = exchangeOf(request);
+    const message = exchange.message;
+    if (!message || message.kind === 'notice') {
+      exchange.framed = true;
+      return reply.code(202).send();
+    }
+    const { era, method } = message;
+    request.operation ??= method;
+    reply.type('application/json; charset=utf-8').header('Cache-Control', NO_STORE);
+    if (method === 'tools/call' && exchange.tool) {
+      const tool = exchange.tool;
+      const args = (message.params.arguments ?? {}) as Record<string, unknown>;
+      const result = await callTool(runner, tool, args, request, reply);
+      if (result.isError) {
+        const codes = result.content.map((block) => (JSON.parse(block.text) as { code: string }).code);
+        for (const code of codes) metrics.error('mcp', code);
+        exchange.failure = codes[0];
+      }
+      const span = serverSpanOf(request.raw);
+      span?.updateName(`tools/call ${tool.listing.name}`);
+      span?.setAttributes({ 'mcp.method.name': method, 'gen_ai.tool.name': tool.listing.name, 'gen_ai.operation.name': 'execute_tool' });
+      return JSON.stringify(result);
+    }
+    if (method === 'tools/list') return era === 'modern' ? listingModern : listing;
+    if (method === 'initialize' && era === 'legacy') {
+      const asked = message.params.protocolVersion;
+      const protocolVersion = (LEGACY_VERSIONS as readonly unknown[]).includes(asked) ? asked : LEGACY_VERSIONS[0];
+      return JSON.stringify({ protocolVersion, capabilities, serverInfo, instructions: INSTRUCTIONS });
+    }
+    if (method === 'server/discover' && era === 'modern') {
+      return JSON.stringify({
+        supportedVersions: [...MODERN_VERSIONS],
+        capabilities,
+        instructions: INSTRUCTIONS,
+        ttlMs: TOOLS_TTL_MS,
+        cacheScope: 'public',
+      });
+    }
+    if (method === 'ping' && era === 'legacy') return '{}';
+    throw AppError.of('METHOD_NOT_FOUND', 'mcpByName', { method: method.slice(0, 100) });
+  }
+
+  /** The result as the JSON-RPC response to its request, after an idempotent call's result is kept (or replayed). */
+  function frame(request: FastifyRequest, _reply: FastifyReply, payload: unknown, done: (error: null, payload: unknown) => void): void {
+    const { message, framed } = exchangeOf(request);
+    if (framed || message?.kind !== 'request' || typeof payload !== 'string') return done(null, payload);
+    done(null, resultAnswer(message.id, message.era, payload, serverInfo));
+  }
+
+  app.route({
+    method: 'POST',
+    url: MCP_ROUTE,
+    // Before a byte is parsed: 413 past it; JSON deeper than the parser's bound is refused as it reads.
+    bodyLimit: MAX_BODY_BYTES,
+    schema: { hide: true },
+    errorHandler: errorHandler(sendRefusal, 'mcp'),
+    onRequest: (request, _reply, done) => {
+      // DNS rebinding: a page on a name that resolves here sends its own Origin, never this server's.
+      const origin = request.headers.origin;
+      if (origin !== undefined && !originAllowed(origin, request.host, config.corsOrigins, config.publicBaseUrl)) {
+        return done(AppError.of('FORBIDDEN', 'mcpOrigin', { origin: origin.slice(0, 100) }));
+      }
+      const accept = request.headers.accept;
+      if (accept !== undefined && !/application\/json|application\/\*|\*\/\*/.test(accept)) {
+        return done(AppError.of('NOT_ACCEPTABLE', 'mcpJson'));
+      }
+      done();
+    },
+    preHandler: [admit, idempotent.preHandler],
+    onSend: [idempotent.onSend, frame],
+    onResponse: (request, reply, done) => {
+      const { message, tool, failure } = exchangeOf(request);
+      if (message?.kind === 'request') metrics.mcpOperation(message.method, tool?.listing.name, failure, reply.elapsedTime / 1000);
+      done();
+    },
+    handler: answer,
+  });
+  // 2025 clients open a GET stream for server messages and DELETE their session: stateless, there is neither.
+  app.route({
+    method: ['GET', 'DELETE'],
+    url: MCP_ROUTE,
+    exposeHeadRoute: false,
+    schema: { hide: true },
+    errorHandler: errorHandler(sendRefusal, 'mcp'),
+    handler: async (_request, reply) => {
+      reply.header('Allow', 'POST');
+      throw AppError.of('METHOD_NOT_ALLOWED', 'mcpPostOnly');
+    },
+  });
+  // RFC 9728 for this endpoint: what a client's 401 points at. With OpenID Connect, its issuers;
+  // the resource is the audience tokens must name (RFC 8707), which clients accept when it is
+  // this server's origin or a prefix of the endpoint's URL.
+  app.get(MCP_RESOURCE_METADATA, { schema: { hide: true } }, async (request, reply) =>
+    reply.header('Cache-Control', 'public, max-age=300').send({
+      resource: config.oidc?.audience ?? `${publicOrigin(config, request)}${MCP_ROUTE}`,
+      ...(config.oidc ? { authorization_servers: config.oidc.issuers } : {}),
+      scopes_supported: [...SCOPES],
+      bearer_methods_supported: ['header'],
+      resource_name: `${serverInfo.title} (MCP)`,
+    }),
+  );
+}

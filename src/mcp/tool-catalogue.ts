@@ -1,0 +1,135 @@
+import { hash } from 'node:crypto';
+import { Kind, parse, validate } from 'graphql';
+import type { DocumentNode, GraphQLError, FragmentDefinitionNode, GraphQLSchema, OperationDefinitionNode } from 'graphql';
+import type { Scope } from '../services/access-tokens/scopes.ts';
+import { createValidator } from '../services/validation/validator.ts';
+import type { Validator } from '../services/validation/validator.ts';
+import { DEFAULT_DOCUMENTS } from './default-documents.ts';
+import { dataSchema, variablesSchema } from './json-schema-of.ts';
+import type { JsonSchema } from './json-schema-of.ts';
+
+/** A tool as tools/list shows it. */
+export interface ToolListing {
+  name: string;
+  title: string;
+  description: string;
+  inputSchema: JsonSchema;
+  outputSchema: JsonSchema;
+  annotations: { title: string; readOnlyHint: boolean; openWorldHint: boolean };
+}
+
+/** A tool and what running it takes: its operation, where its document comes from, what it needs of a credential. */
+export interface Tool {
+  listing: ToolListing;
+  operationName: string;
+  /** The trusted document's id (bare hex) when the tool is the manifest's; else its text runs. */
+  documentId: string | null;
+  text: string;
+  mutation: boolean;
+  scopes: ReadonlySet<Scope>;
+  /** Checks arguments against the input schema: the arguments, or VALIDATION_FAILED naming the first one wrong. */
+  checkArguments: Validator<Record<string, unknown>>;
+}
+
+export interface ToolCatalogueOptions {
+  schema: GraphQLSchema;
+  /** The trusted-document manifest (id → text), or null: the default tools (default-documents.ts). */
+  documents: ReadonlyMap<string, string> | null;
+  scopesOf: (document: DocumentNode, operationName: string) => ReadonlySet<Scope>;
+  /** Told of a document skipped (it does not validate) and of names made unique. */
+  warn: (message: string, detail: Record<string, unknown>) => void;
+}
+
+/** The comment lines right above `offset` in `text` (`# …`), joined: a document's description of the operation below. */
+function commentAbove(text: string, offset: number): string {
+  const lines = text.slice(0, offset).split('\n');
+  lines.pop();
+  const said: string[] = [];
+  for (let line = lines.pop(); line !== undefined && /^\s*#/.test(line); line = lines.pop())
+    said.unshift(line.replace(/^\s*#\s?/, '').trim());
+  return said.join(' ').trim();
+}
+
+/** A human title from an operation name: `list_pets` and `ListPets` → "List pets". */
+function titleOf(name: string): string {
+  const words = name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/[_-]+/g, ' ')
+    .trim()
+    .toLowerCase();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/**
+ * Every tool the server offers, built once at start: one per named query or mutation of each
+ * trusted document (subscriptions answer more than once, which a tool call cannot), else of the
+ * default documents. The tool is named after its operation; when two documents name one
+ * operation alike (two versions of a client), each gets its document's id prefix after the name.
+ */
+export function toolCatalogue({ schema, documents, scopesOf, warn }: ToolCatalogueOptions): ReadonlyMap<string, Tool> {
+  const sources: [string | null, string][] = documents ? [...documents] : [[null, DEFAULT_DOCUMENTS]];
+  const found: { tool: Omit<Tool, 'listing'> & { listing: Omit<ToolListing, 'name'> }; name: string }[] = [];
+  for (const [documentId, text] of sources) {
+    let document: DocumentNode;
+    try {
+      document = parse(text);
+    } catch (error) {
+      warn('MCP: a trusted document does not parse; it is no tool', { documentId, error: (error as GraphQLError).message });
+      continue;
+    }
+    const invalid = validate(schema, document);
+    if (invalid.length > 0) {
+      warn('MCP: a trusted document does not validate against the schema; it is no tool', { documentId, error: invalid[0]?.message });
+      continue;
+    }
+    const fragments = new Map<string, FragmentDefinitionNode>();
+    for (const definition of document.definitions)
+      if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
+    for (const definition of document.definitions) {
+      if (definition.kind !== Kind.OPERATION_DEFINITION || definition.operation === 'subscription' || !definition.name) continue;
+      const operation: OperationDefinitionNode = definition;
+      const operationName = definition.name.value;
+      const inputSchema = variablesSchema(schema, operation);
+      if (!inputSchema) continue;
+      const mutation = operation.operation === 'mutation';
+      const rootFields = operation.selectionSet.selections.flatMap((selection) =>
+        selection.kind === Kind.FIELD ? [selection.name.value] : [],
+      );
+      const root = mutation ? schema.getMutationType() : schema.getQueryType();
+      const fallback = rootFields.map((name) => root?.getFields()[name]?.description ?? '').find(Boolean) ?? '';
+      const description = commentAbove(text, operation.loc?.start ?? 0) || fallback || `The ${operation.operation} ${operationName}.`;
+      const title = titleOf(operationName);
+      const { $schema, ...checked } = inputSchema;
+      found.push({
+        name: operationName,
+        tool: {
+          operationName,
+          documentId,
+          text,
+          mutation,
+          scopes: scopesOf(document, operationName),
+          // The same schema the listing shows; its dialect is the validator's own.
+          checkArguments: createValidator<Record<string, unknown>>(checked),
+          listing: {
+            title,
+            description,
+            inputSchema: { $schema, ...checked },
+            outputSchema: dataSchema(schema, operation, fragments),
+            // A mutation may remove (cancelOrder): its destructiveHint stays MCP's default, true.
+            annotations: { title, readOnlyHint: !mutation, openWorldHint: false },
+          },
+        },
+      });
+    }
+  }
+  const counts = new Map<string, number>();
+  for (const { name } of found) counts.set(name, (counts.get(name) ?? 0) + 1);
+  const tools = new Map<string, Tool>();
+  for (const { name, tool } of found) {
+    const unique = (counts.get(name) ?? 0) > 1 ? `${name}_${(tool.documentId ?? hash('sha256', tool.text)).slice(0, 8)}` : name;
+    if (unique !== name)
+      warn('MCP: two documents name one operation alike; each tool is named with its document id', { operation: name, tool: unique });
+    tools.set(unique, { ...tool, listing: { name: unique, ...tool.listing } });
+  }
+  return tools;
+}

@@ -1,0 +1,99 @@
+import type { LightMyRequestResponse } from 'fastify';
+import { Client } from '@modelcontextprotocol/client';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Client as Client1 } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport as Transport1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { TestApp } from './test-app.ts';
+
+export interface RpcAnswer {
+  jsonrpc: '2.0';
+  id: string | number | null;
+  result?: Record<string, unknown> & {
+    content?: { type: string; text: string }[];
+    structuredContent?: Record<string, unknown>;
+    isError?: boolean;
+  };
+  error?: { code: number; message: string; data?: { code?: string; message?: string; status?: number } };
+}
+
+export type Era = 'legacy' | 'modern';
+
+const ENVELOPE = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientInfo': { name: 'petstore-tests', version: '1.0.0' },
+  'io.modelcontextprotocol/clientCapabilities': {},
+};
+
+/**
+ * One JSON-RPC request to /mcp as a client of `era` sends it: a 2025 one with its
+ * MCP-Protocol-Version header (2025-11-25), a 2026-07-28 one with the `_meta` envelope and the
+ * Mcp-Method (and, for tools/call, Mcp-Name) headers. `headers` replaces the test key.
+ */
+export async function mcp(
+  t: TestApp,
+  method: string,
+  params: Record<string, unknown> = {},
+  { era = 'legacy', headers = t.auth, id = 1 }: { era?: Era; headers?: Record<string, string>; id?: string | number } = {},
+): Promise<{ res: LightMyRequestResponse; body: RpcAnswer }> {
+  const modern = era === 'modern';
+  const meta = { ...(modern ? ENVELOPE : {}), ...((params._meta as object | undefined) ?? {}) };
+  const sent = { ...params, ...(Object.keys(meta).length > 0 ? { _meta: meta } : {}) };
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/mcp',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': modern ? '2026-07-28' : '2025-11-25',
+      ...(modern ? { 'mcp-method': method } : {}),
+      ...(modern && method === 'tools/call' ? { 'mcp-name': String(params.name) } : {}),
+      ...headers,
+    },
+    payload: { jsonrpc: '2.0', id, method, params: sent },
+  });
+  return { res, body: (res.body ? JSON.parse(res.body) : null) as RpcAnswer };
+}
+
+/** A tool call's answer: its structured content, or the Error body of its first failure. */
+export async function callTool(
+  t: TestApp,
+  name: string,
+  args: Record<string, unknown> = {},
+  options: Parameters<typeof mcp>[3] & { meta?: Record<string, unknown> } = {},
+): Promise<{
+  res: LightMyRequestResponse;
+  body: RpcAnswer;
+  data: Record<string, unknown> | null;
+  failure: { code: string; message: string } | null;
+}> {
+  const { res, body } = await mcp(t, 'tools/call', { name, arguments: args, ...(options.meta ? { _meta: options.meta } : {}) }, options);
+  const failed = body.result?.isError ? (JSON.parse(body.result.content?.[0]?.text ?? '{}') as { code: string; message: string }) : null;
+  return { res, body, data: body.result?.isError ? null : (body.result?.structuredContent ?? null), failure: failed };
+}
+
+/** The official SDK clients this server is tested with: 1.x (2025-11-25), 2.x as a 2025 client, 2.x on 2026-07-28. */
+export const SDK_CLIENTS = ['SDK 1.x', 'SDK 2.x (2025-11-25)', 'SDK 2.x (2026-07-28)'] as const;
+export type SdkClientName = (typeof SDK_CLIENTS)[number];
+
+/** What the tests ask of a connected SDK client, whichever it is. */
+export interface SdkClient {
+  listTools(): Promise<{
+    tools: { name: string; description?: string; inputSchema: object; outputSchema?: object; annotations?: object }[];
+  }>;
+  callTool(call: { name: string; arguments?: Record<string, unknown>; _meta?: Record<string, unknown> }): Promise<unknown>;
+  close(): Promise<void>;
+}
+
+/** Connects `which` official SDK client to the MCP endpoint at `url`, with these headers (the bearer credential). */
+export async function connectSdk(which: SdkClientName, url: string, headers: Record<string, string>): Promise<SdkClient> {
+  const requestInit = { headers };
+  if (which === 'SDK 1.x') {
+    const client = new Client1({ name: 'petstore-tests', version: '1.0.0' });
+    await client.connect(new Transport1(new URL(url), { requestInit }));
+    return client as unknown as SdkClient;
+  }
+  const options = which === 'SDK 2.x (2026-07-28)' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : undefined;
+  const client = new Client({ name: 'petstore-tests', version: '1.0.0' }, options as ConstructorParameters<typeof Client>[1]);
+  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit }));
+  return client as unknown as SdkClient;
+}

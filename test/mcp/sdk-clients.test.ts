@@ -1,0 +1,144 @@
+import { createApiKey } from '../../src/services/api-keys/index.ts';
+import { DEFAULT_DOCUMENTS } from '../../src/mcp/default-documents.ts';
+import { describe, expect, it } from '../helpers/fixtures.ts';
+import { connectSdk, SDK_CLIENTS } from '../helpers/mcp.ts';
+import type { SdkClient } from '../helpers/mcp.ts';
+import type { TestApp } from '../helpers/test-app.ts';
+
+// The official SDK clients, as agents use them, over a real socket: @modelcontextprotocol/sdk
+// 1.x (2025-11-25) and @modelcontextprotocol/client 2.x, both as a 2025 client and pinned to
+// 2026-07-28. Each lists the tools and calls every one; each answer's structured content is what
+// the GraphQL face answers the same account for the same operation (the SDKs also check it
+// against the tool's output schema, and would throw were it not to match).
+
+const TOOLS = [
+  'list_pets',
+  'get_pet',
+  'add_pet',
+  'send_message',
+  'get_message',
+  'list_orders',
+  'place_order',
+  'advance_order',
+  'cancel_order',
+];
+const READS = new Set(['list_pets', 'get_pet', 'get_message', 'list_orders']);
+
+interface Result {
+  structuredContent?: Record<string, unknown>;
+  content: { type: string; text: string }[];
+  isError?: boolean;
+}
+
+/** The same operation over GraphQL, for the same account: its data. */
+async function overGraphQL(t: TestApp, authorization: string, operationName: string, variables: Record<string, unknown>) {
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/graphql',
+    headers: { authorization, 'content-type': 'application/json', 'cache-control': 'no-cache' },
+    payload: { query: DEFAULT_DOCUMENTS, operationName, variables },
+  });
+  const body = res.json() as { data?: Record<string, unknown>; errors?: unknown[] };
+  expect(body.errors).toBeUndefined();
+  return body.data;
+}
+
+let accounts = 0;
+
+describe.for(SDK_CLIENTS)('%s', (which) => {
+  it('lists the tools, each described, with its schemas and hints', async ({ t }) => {
+    const client = await connectSdk(which, `${await t.listen()}/mcp`, t.auth);
+    try {
+      const { tools } = await client.listTools();
+      expect(tools.map((tool) => tool.name)).toEqual(TOOLS);
+      for (const tool of tools) {
+        expect(tool.description, tool.name).toMatch(/\w+/);
+        expect(tool.inputSchema).toMatchObject({
+          $schema: 'https://json-schema.org/draft/2020-12/schema',
+          type: 'object',
+          additionalProperties: false,
+        });
+        expect(tool.outputSchema).toMatchObject({ type: 'object' });
+        expect(tool.annotations).toMatchObject({ readOnlyHint: READS.has(tool.name), openWorldHint: false });
+      }
+      const addPet = tools.find((tool) => tool.name === 'add_pet');
+      expect(addPet?.inputSchema).toMatchObject({
+        required: ['name', 'categoryId'],
+        properties: {
+          name: { type: 'string', description: '1-100 characters, not blank.' },
+          categoryId: { type: 'integer', maximum: Number.MAX_SAFE_INTEGER, description: 'A positive integer up to 2^53-1.' },
+          status: { type: ['string', 'null'], enum: ['available', 'pending', 'sold', null], description: 'Defaults to available.' },
+        },
+      });
+      // int64 ids as the API gives them: GraphQL's ID, a string.
+      expect(tools.find((tool) => tool.name === 'get_pet')?.inputSchema).toMatchObject({
+        properties: { id: { type: 'string' } },
+        required: ['id'],
+      });
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('calls every tool, each answer what GraphQL answers the same account', async ({ t }) => {
+    const { key } = await createApiKey(t.db, `sdk-${++accounts}`);
+    const authorization = `Bearer ${key}`;
+    const client: SdkClient = await connectSdk(which, `${await t.listen()}/mcp`, { authorization });
+    const call = async (name: string, args: Record<string, unknown>) => {
+      const result = (await client.callTool({ name, arguments: args })) as Result;
+      expect(result.isError, `${name}: ${result.content[0]?.text}`).toBeFalsy();
+      // The same answer as text, for clients that read only text.
+      expect(JSON.parse(result.content[0]?.text ?? 'null')).toEqual(result.structuredContent);
+      return result.structuredContent as Record<string, Record<string, unknown>>;
+    };
+    /** A query tool: the very answer GraphQL gives. */
+    const read = async (name: string, args: Record<string, unknown>) => {
+      const answer = await call(name, args);
+      expect(answer, name).toEqual(await overGraphQL(t, authorization, name, args));
+      return answer;
+    };
+    try {
+      // A write: what it answers is the record GraphQL reads back.
+      const added = (await call('add_pet', { name: `Ada (${which})`, categoryId: 3 })).createPet as { id: string };
+      expect((await read('get_pet', { id: added.id })).pet).toEqual(added);
+      await read('list_pets', { first: 5 });
+      await read('list_pets', { first: 2, status: 'available' });
+      const sent = (await call('send_message', { message: 'hello from an agent' })).sendMessage as Record<string, unknown>;
+      expect((await read('get_message', { id: sent.id })).message).toMatchObject(sent);
+      const placed = (await call('place_order', { petId: added.id, quantity: 2 })).placeOrder as Record<string, unknown>;
+      expect((await read('list_orders', {})).orders?.nodes as unknown[]).toEqual([placed]);
+      const advanced = (await call('advance_order', { id: placed.id, status: 'approved' })).advanceOrder;
+      expect((await read('list_orders', { status: 'approved' })).orders?.nodes as unknown[]).toEqual([advanced]);
+      expect((await call('cancel_order', { id: placed.id })).cancelOrder).toEqual({ cancelledOrderId: placed.id });
+      expect((await read('list_orders', {})).orders?.nodes).toEqual([]);
+      expect((await read('get_pet', { id: added.id })).pet).toMatchObject({ status: 'available' });
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('gets a failed result, with the catalogue’s words, for a bad argument and a missing record', async ({ t }) => {
+    const client = await connectSdk(which, `${await t.listen()}/mcp`, t.auth);
+    try {
+      const bad = (await client.callTool({ name: 'list_pets', arguments: { first: 0 } })) as Result;
+      expect(bad.isError).toBe(true);
+      expect(JSON.parse(bad.content[0]?.text ?? '')).toEqual({
+        code: 'VALIDATION_FAILED',
+        message: "Argument 'first' must be at least 1.",
+        status: 400,
+      });
+      const missing = (await client.callTool({ name: 'get_pet', arguments: { id: '424242' } })) as Result;
+      expect(JSON.parse(missing.content[0]?.text ?? '')).toEqual({
+        code: 'PET_NOT_FOUND',
+        message: 'Pet 424242 could not be found.',
+        status: 404,
+      });
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('is refused without a credential, with the challenge an SDK client reads', async ({ t }) => {
+    await expect(connectSdk(which, `${await t.listen()}/mcp`, {})).rejects.toThrow(/401|Unauthorized|resource_metadata/i);
+  });
+});
