@@ -47,6 +47,14 @@ export const gql = (query: string): Request => ({ method: 'POST', path: '/graphq
 /** The same query run every time: Cache-Control: no-cache skips the response cache (what executing it costs). */
 export const gqlRun = (query: string): Request => ({ ...gql(query), headers: { 'cache-control': 'no-cache' } });
 
+/** A tools/call over MCP as an SDK 1.x client sends it (2025-11-25, one JSON-RPC message per POST). */
+export const mcpCall = (tool: string, args: Record<string, unknown>): Request => ({
+  method: 'POST',
+  path: '/mcp',
+  body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: tool, arguments: args } }),
+  headers: { accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' },
+});
+
 /** What one request of a side answers: status and body, as the load will send it. */
 export async function answerOf({ server, request, key }: Side): Promise<{ status: number; body: string }> {
   const auth: Record<string, string> = request.auth === false ? {} : { authorization: `Bearer ${key}` };

@@ -9,9 +9,10 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { petCursor } from '../src/services/pets/index.ts';
+import { DEFAULT_DOCUMENTS } from '../src/mcp/default-documents.ts';
 import { benchDatabase } from './bench-database.ts';
 import type { BenchDatabase, BenchEngine } from './bench-database.ts';
-import { answerOf, faulty, fmt, gql, gqlRun, least, load, median, sideBySide } from './bench-load.ts';
+import { answerOf, faulty, fmt, gql, gqlRun, least, load, mcpCall, median, sideBySide } from './bench-load.ts';
 import type { Status } from './bench-load.ts';
 import type { LoadSettings, Request, Run } from './bench-load.ts';
 import { buildProject, PEERS, peerInstalled, startFloor, startPeer, startProject } from './bench-servers.ts';
@@ -93,6 +94,18 @@ const scenarios: Scenario[] = [
     project: { method: 'GET', path: '/v1/pets?limit=100', headers: { 'accept-encoding': 'br' } },
     expectStatus: 2,
   },
+  // An agent's tool call beside the same operation over GraphQL (both run it, neither keeps it):
+  // what the MCP face costs over the GraphQL one (issue 48: at most 1.3 times).
+  {
+    name: 'GraphQL list_pets (the tool’s document), uncached',
+    floor: list,
+    project: {
+      ...gqlRun(DEFAULT_DOCUMENTS),
+      body: JSON.stringify({ query: DEFAULT_DOCUMENTS, operationName: 'list_pets', variables: { first: 20 } }),
+    },
+    expectStatus: 2,
+  },
+  { name: 'MCP tools/call list_pets', floor: list, project: mcpCall('list_pets', { first: 20 }), expectStatus: 2 },
   { name: 'GET /v1/pets?limit=20 → 304', floor: list, project: { ...list, revalidate: true, expect: 3 }, expectStatus: 2 },
   { name: 'POST /v1/pets', floor: create, project: create, expectStatus: 2 },
   {
