@@ -28,8 +28,8 @@ export const JSON_SCHEMA_2020_12 = 'https://json-schema.org/draft/2020-12/schema
 const MAX_SAFE = Number.MAX_SAFE_INTEGER;
 
 /**
- * How each scalar reaches JSON, as the GraphQL face answers it: an ID as the string it is given
- * as (REST's int64 ids, as GraphQL carries them), SafeInt as an exact integer, Int as GraphQL's
+ * How each scalar reaches JSON, as the GraphQL face answers it: an ID as the string GraphQL
+ * answers with (REST's int64 ids, as GraphQL carries them), SafeInt as an exact integer, Int as GraphQL's
  * 32 bits, DateTime as RFC 3339 text. A scalar not listed is any JSON value.
  */
 const SCALARS: Record<string, JsonSchema> = {
@@ -42,10 +42,22 @@ const SCALARS: Record<string, JsonSchema> = {
   DateTime: { type: 'string', format: 'date-time' },
 };
 
+/**
+ * An ID as a tool takes it: the string GraphQL answers with, or the integer REST's contract
+ * has (GraphQL's ID takes both, so does a tool; a client that reads `1` as a number still works).
+ */
+const ID_INPUT: JsonSchema = { type: ['string', 'integer'] };
+
 /** `schema` that also takes null. */
 function orNull(schema: JsonSchema): JsonSchema {
   const { type, enum: values } = schema;
-  if (typeof type === 'string') return { ...schema, type: [type, 'null'], ...(Array.isArray(values) ? { enum: [...values, null] } : {}) };
+  if (typeof type === 'string' || Array.isArray(type)) {
+    return {
+      ...schema,
+      type: [...(Array.isArray(type) ? type : [type]), 'null'],
+      ...(Array.isArray(values) ? { enum: [...values, null] } : {}),
+    };
+  }
   return { anyOf: [schema, { type: 'null' }] };
 }
 
@@ -81,6 +93,7 @@ function nonNullInput(type: GraphQLInputType, seen: ReadonlySet<string>): JsonSc
       type.description,
     );
   }
+  if (type.name === 'ID') return ID_INPUT;
   return described(SCALARS[type.name] ?? {}, isScalarType(type) && !(type.name in SCALARS) ? type.description : null);
 }
 

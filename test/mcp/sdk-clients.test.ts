@@ -70,11 +70,10 @@ describe.for(SDK_CLIENTS)('%s', (which) => {
           status: { type: ['string', 'null'], enum: ['available', 'pending', 'sold', null], description: 'Defaults to available.' },
         },
       });
-      // int64 ids as the API gives them: GraphQL's ID, a string.
-      expect(tools.find((tool) => tool.name === 'get_pet')?.inputSchema).toMatchObject({
-        properties: { id: { type: 'string' } },
-        required: ['id'],
-      });
+      // int64 ids as the API gives them: GraphQL's ID, a string (an integer taken too, as GraphQL's ID takes one).
+      const getPet = tools.find((tool) => tool.name === 'get_pet');
+      expect(getPet?.inputSchema).toMatchObject({ properties: { id: { type: ['string', 'integer'] } }, required: ['id'] });
+      expect(getPet?.outputSchema).toMatchObject({ properties: { pet: { properties: { id: { type: 'string' } } } } });
     } finally {
       await client.close();
     }

@@ -7,9 +7,13 @@ import { addFormats } from './formats.ts';
 
 /**
  * Strict by design: no type coercion and no silent removal of unknown fields,
- * so "5" is not a categoryId and a client-sent `id` is an error, not ignored.
+ * so "5" is not a categoryId and a client-sent `id` is an error, not ignored. A schema may
+ * allow several types (an MCP tool's ID argument: a string or an integer) without Ajv's
+ * strict-mode warning.
  */
-export const strictAjv = addFormats(new Ajv({ coerceTypes: false, removeAdditional: false, useDefaults: true, allErrors: false }));
+export const strictAjv = addFormats(
+  new Ajv({ coerceTypes: false, removeAdditional: false, useDefaults: true, allErrors: false, allowUnionTypes: true }),
+);
 
 // In a `u` regex a surrogate pair is one code point, so only a lone surrogate matches.
 const NOT_STORABLE = /\p{Surrogate}|\0/u;
