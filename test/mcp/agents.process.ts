@@ -77,7 +77,7 @@ describe('docs/mcp.md, pasted as written', { timeout: 300_000 }, () => {
     const server = await serve({ DATABASE_URL: databaseUrl });
     const key = KEY.exec(server.output())?.[0] ?? '';
     const [claude, vscode, cursor] = blocks('json').map(
-      (text) => JSON.parse(text.replaceAll('http://localhost:4000', server.origin)) as Record<string, never>,
+      (text) => JSON.parse(text.replaceAll('http://localhost:4000', server.origin)) as unknown,
     );
     // Claude Desktop: the command, its arguments and its environment, spoken to over stdio.
     const entry = (claude as { mcpServers: Record<string, { command: string; args: string[]; env: Record<string, string> }> }).mcpServers

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { createApiKey } from '../../src/services/api-keys/index.ts';
 import { describe, expect, it } from '../helpers/fixtures.ts';
 import { callTool, mcp } from '../helpers/mcp.ts';
@@ -101,6 +102,12 @@ describe('tools from the trusted-document manifest', () => {
       },
     });
     expect(addCat).toMatchObject({ description: 'Adds a cat (category 7).', annotations: { readOnlyHint: false } });
+    // Every schema is valid JSON Schema 2020-12, as a client compiles it.
+    const ajv = new Ajv2020({ strict: false, validateFormats: false });
+    for (const tool of tools) {
+      expect(() => ajv.compile(tool.inputSchema), tool.name).not.toThrow();
+      expect(() => ajv.compile(tool.outputSchema), tool.name).not.toThrow();
+    }
   });
 
   it('runs each tool as its trusted document, where production runs nothing else, with the same answers and limits', async ({
