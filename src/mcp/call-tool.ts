@@ -12,10 +12,17 @@ export interface ToolResult {
   isError?: true;
 }
 
+/** A tool call's result as the JSON it is sent as, and the catalogue codes it failed with (none: it succeeded). */
+export interface ToolAnswer {
+  json: string;
+  failures: readonly string[];
+}
+
 const naming = (field: string) => (field === '' ? 'The arguments' : `Argument '${field}'`);
 
-function failed(errors: readonly ErrorBody[]): ToolResult {
-  return { content: errors.map((error) => ({ type: 'text', text: JSON.stringify(error) })), isError: true };
+function failed(errors: readonly ErrorBody[]): ToolAnswer {
+  const result: ToolResult = { content: errors.map((error) => ({ type: 'text', text: JSON.stringify(error) })), isError: true };
+  return { json: JSON.stringify(result), failures: errors.map((error) => error.code) };
 }
 
 function bodyOf(error: GraphQLError): ErrorBody {
@@ -28,7 +35,7 @@ function bodyOf(error: GraphQLError): ErrorBody {
  * VALIDATION_FAILED, nothing run), then its operation through the one GraphQL pipeline as this
  * request's own (the same checks, cost limit, quota, transaction for an Idempotency-Key). The
  * answer is the operation's `data` as structured content (and as text, for clients that read
- * only text); an operation with errors is a failed tool result, each error as its Error body,
+ * only text), as JSON text; an operation with errors is a failed tool result, each error as its Error body,
  * the words REST and GraphQL use. The database being away is the request's 503 (thrown), as on
  * the other faces, so an agent and a balancer retry it alike.
  */
@@ -38,7 +45,7 @@ export async function callTool(
   args: Record<string, unknown>,
   req: FastifyRequest,
   reply: FastifyReply,
-): Promise<ToolResult> {
+): Promise<ToolAnswer> {
   let variables: Record<string, unknown>;
   try {
     variables = tool.checkArguments(args, naming);
@@ -57,6 +64,7 @@ export async function callTool(
     if (away) throw AppError.worded('SERVICE_UNAVAILABLE', away.message);
     return failed(bodies);
   }
-  const data = (result.data ?? {}) as Record<string, unknown>;
-  return { content: [{ type: 'text', text: JSON.stringify(data) }], structuredContent: data };
+  // The data is serialised once: the same text is the structured content and, quoted, the text block.
+  const text = JSON.stringify(result.data ?? {});
+  return { json: `{"content":[{"type":"text","text":${JSON.stringify(text)}}],"structuredContent":${text}}`, failures: [] };
 }

@@ -165,16 +165,13 @@ export async function mountMcp(app: FastifyInstance, { runner, config, db, metri
     if (method === 'tools/call' && exchange.tool) {
       const tool = exchange.tool;
       const args = (message.params.arguments ?? {}) as Record<string, unknown>;
-      const result = await callTool(runner, tool, args, request, reply);
-      if (result.isError) {
-        const codes = result.content.map((block) => (JSON.parse(block.text) as { code: string }).code);
-        for (const code of codes) metrics.error('mcp', code);
-        exchange.failure = codes[0];
-      }
+      const { json, failures } = await callTool(runner, tool, args, request, reply);
+      for (const code of failures) metrics.error('mcp', code);
+      exchange.failure = failures[0];
       const span = serverSpanOf(request.raw);
       span?.updateName(`tools/call ${tool.listing.name}`);
       span?.setAttributes({ 'mcp.method.name': method, 'gen_ai.tool.name': tool.listing.name, 'gen_ai.operation.name': 'execute_tool' });
-      return JSON.stringify(result);
+      return json;
     }
     if (method === 'tools/list') return era === 'modern' ? listingModern : listing;
     if (method === 'initialize' && era === 'legacy') {
