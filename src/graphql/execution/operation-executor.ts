@@ -1,6 +1,14 @@
 import { getVariableValues, normalizedExecutor } from '@graphql-tools/executor';
 import { getOperationAST, Kind, visit } from 'graphql';
-import type { DocumentNode, ExecutionArgs, ExecutionResult, GraphQLError, GraphQLSchema, OperationDefinitionNode } from 'graphql';
+import type {
+  DocumentNode,
+  ExecutionArgs,
+  ExecutionResult,
+  GraphQLError,
+  GraphQLSchema,
+  ObjectFieldNode,
+  OperationDefinitionNode,
+} from 'graphql';
 import { compileQuery, isCompiledQuery } from 'graphql-jit';
 import { whenReady } from '../../http/maybe-promise.ts';
 import type { MaybePromise } from '../../http/maybe-promise.ts';
@@ -43,20 +51,23 @@ export function operationExecutors(schema: GraphQLSchema, { jit }: { jit: boolea
  * The variables without a default that stand for an input object's field (`{ status: $status }`).
  * One left out of a request leaves the field out (GraphQL's input coercion), but graphql-jit
  * 0.8 passes it as null, which a service reads as a value given: such a request runs on the
- * stock executor. Worked out once per document, linear in it.
+ * stock executor. Worked out once per document and operation, linear in it.
  */
 function fieldVariables(document: DocumentNode, operation: OperationDefinitionNode): ReadonlySet<string> {
-  const defaulted = new Set(
+  const undefaulted = new Set(
     (operation.variableDefinitions ?? [])
-      .filter((definition) => definition.defaultValue)
+      .filter((definition) => !definition.defaultValue)
       .map((definition) => definition.variable.name.value),
   );
   const names = new Set<string>();
-  visit(document, {
-    ObjectField(field) {
-      if (field.value.kind === Kind.VARIABLE && !defaulted.has(field.value.name.value)) names.add(field.value.name.value);
+  const collect = {
+    ObjectField(field: ObjectFieldNode) {
+      if (field.value.kind === Kind.VARIABLE && undefaulted.has(field.value.name.value)) names.add(field.value.name.value);
     },
-  });
+  };
+  // The operation and the fragments it may spread; the document's other operations are not this one's.
+  visit(operation, collect);
+  for (const definition of document.definitions) if (definition.kind === Kind.FRAGMENT_DEFINITION) visit(definition, collect);
   return names;
 }
 
