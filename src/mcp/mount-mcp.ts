@@ -220,11 +220,16 @@ export async function mountMcp(app: FastifyInstance, { runner, config, db, metri
     },
     preHandler: [admit, idempotent.preHandler],
     onSend: [idempotent.onSend, frame],
-    onResponse: (request, reply, done) => {
-      const { message, tool, failure } = exchangeOf(request);
-      if (message?.kind === 'request') metrics.mcpOperation(message.method, tool?.listing.name, failure, reply.elapsedTime / 1000);
-      done();
-    },
+    // Only while metrics are on: a hook costs its call on every request even when it records nothing.
+    ...(metrics.enabled
+      ? {
+          onResponse: (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
+            const { message, tool, failure } = exchangeOf(request);
+            if (message?.kind === 'request') metrics.mcpOperation(message.method, tool?.listing.name, failure, reply.elapsedTime / 1000);
+            done();
+          },
+        }
+      : {}),
     handler: answer,
   });
   // 2025 clients open a GET stream for server messages and DELETE their session: stateless, there is neither.
