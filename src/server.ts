@@ -44,7 +44,7 @@ function printFirstKey(app: FastifyInstance, config: Config, key: string): void 
       `  REST:     ${origin}/v1/pets`,
       `  Docs:     ${origin}/v1/docs`,
       ...(config.graphiql ? [`  GraphiQL: ${origin}/graphql`] : []),
-      ...(config.mcp ? [`  MCP:      ${origin}/mcp  (agents: docs/mcp.md)`] : []),
+      ...(config.mcp ? [`  MCP:      ${origin}/mcp`] : []),
       '',
       `  curl -H "Authorization: Bearer ${key}" ${origin}/v1/pets`,
       '',
