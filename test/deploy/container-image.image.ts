@@ -201,6 +201,8 @@ describe('the container image (npm run image), run with runc', { timeout: 300_00
         ...(TEST_REDIS_URL ? { REDIS_URL: TEST_REDIS_URL, REDIS_KEY_PREFIX: `petstore-image-${process.pid}:` } : {}),
       };
       const first = await serve(fromOci, { env });
+      // The ready line follows the first /healthz answer by a moment: wait for it as a script would.
+      await until('the ready line', first.container, async () => (/ready at /.test(first.container.output()) ? true : undefined));
       expect(first.container.output()).toMatch(/ready at .*PostgreSQL at 127\.0\.0\.1:5432\//);
       expect((await fetch(`${first.origin}/readyz`)).status).toBe(200);
       const key = keyFrom(first.container);
