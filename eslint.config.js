@@ -117,6 +117,13 @@ export default tseslint.config(
           selector: "CallExpression[callee.name='codedError'][arguments.0.type=/^(Literal|TemplateLiteral|BinaryExpression)$/]",
           message: 'Words written here belong in the error catalogue (src/errors/catalogue.ts).',
         },
+        {
+          // One cache entry per document (src/graphql/document-entry.ts), as Mercurius keeps one per query.
+          selector:
+            'NewExpression[callee.name=/^(WeakMap|Map)$/] > TSTypeParameterInstantiation > TSTypeReference:first-child[typeName.name=/^(DocumentNode|OperationDefinitionNode)$/]',
+          message:
+            'What is known about a document is a field of its one entry: documentFact/operationFact (src/graphql/document-entry.ts).',
+        },
       ],
     },
   },

@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { DocumentNode } from 'graphql';
 import { buildSalt } from '../config/version.ts';
 import { AppError } from '../errors/index.ts';
 import { errorHandler, sendErrorBody } from '../http/errors/error-handler.ts';
@@ -37,7 +38,7 @@ import { mountGraphQLWs } from './mount-graphql-ws.ts';
 import type { SocketLimits } from './mount-graphql-ws.ts';
 import { hasGraphQLErrors, mutationRequest } from './mutation-request.ts';
 import { documentParser } from './parse-document.ts';
-import { perOperation } from './per-operation.ts';
+import { operationFact } from './document-entry.ts';
 import { petstoreSchema } from './petstore-schema.ts';
 import { mountSchemaSdl } from './schema-sdl.ts';
 import { missingScope, operationScopes } from './scopes.ts';
@@ -105,7 +106,8 @@ export async function mountGraphQL(
   const maskError = createMaskError({ production });
   const validate = documentValidator(schema, { introspection, production });
   // What each operation's fields need of a credential, worked out once per document.
-  const scopesOf = perOperation((document, operationName) => operationScopes(schema, document, operationName));
+  const scopesOf = (document: DocumentNode, operationName: string | null | undefined) =>
+    operationFact(document, operationName, 'scopes', () => operationScopes(schema, document, operationName), schema);
   // The key before the cost: a caller without one is refused before the document is weighed.
   const checks = [
     requireKey,

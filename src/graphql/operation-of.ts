@@ -1,8 +1,11 @@
 import { getOperationAST } from 'graphql';
-import { perOperation } from './per-operation.ts';
+import type { DocumentNode } from 'graphql';
+import { operationFact } from './document-entry.ts';
 
-/** The chosen operation's type and name, for metrics and traces; a query when none matches. */
-export const operationOf = perOperation((document, operationName): { type: string; name: string | undefined } => {
-  const operation = getOperationAST(document, operationName);
-  return { type: operation?.operation ?? 'query', name: operation?.name?.value };
-});
+/** The chosen operation's type and name, for metrics and traces; a query when none matches. Once per operation. */
+export function operationOf(document: DocumentNode, operationName: string | null | undefined): { type: string; name: string | undefined } {
+  return operationFact(document, operationName, 'kind', () => {
+    const operation = getOperationAST(document, operationName);
+    return { type: operation?.operation ?? 'query', name: operation?.name?.value };
+  });
+}

@@ -1,6 +1,6 @@
 import { getDirectiveValues, getOperationAST, GraphQLIncludeDirective, GraphQLSkipDirective, Kind } from 'graphql';
 import type { DocumentNode, FieldNode, FragmentDefinitionNode, FragmentSpreadNode, InlineFragmentNode, SelectionSetNode } from 'graphql';
-import { perOperation } from './per-operation.ts';
+import { operationFact } from './document-entry.ts';
 
 type Variables = Record<string, unknown> | undefined;
 
@@ -50,9 +50,9 @@ export function rootFields(document: DocumentNode, operationName: string | null 
 }
 
 /**
- * rootFields without variables (every field written), remembered per document: a busy
- * operation is walked once.
+ * rootFields without variables (every field written), in the document's entry: a busy operation
+ * is walked once.
  */
-export const writtenRootFields: (document: DocumentNode, operationName: string | null | undefined) => readonly string[] = perOperation(
-  (document, operationName) => rootFields(document, operationName),
-);
+export function writtenRootFields(document: DocumentNode, operationName: string | null | undefined): readonly string[] {
+  return operationFact(document, operationName, 'writtenRootFields', () => rootFields(document, operationName));
+}

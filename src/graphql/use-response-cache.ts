@@ -13,7 +13,7 @@ import { cacheableReads } from './cacheable-query.ts';
 import { graphqlParams } from './http/graphql-params.ts';
 import type { AnswerKind } from './http/answer-kind.ts';
 import type { DocumentParser } from './parse-document.ts';
-import { perOperation } from './per-operation.ts';
+import { operationFact } from './document-entry.ts';
 import { documentText } from './plugins/use-trusted-documents.ts';
 import type { TrustedDocumentsOptions } from './plugins/use-trusted-documents.ts';
 
@@ -65,7 +65,6 @@ interface Slot {
  */
 export function useResponseCache(app: FastifyInstance, options: ResponseCacheOptions): void {
   const { url, db, verifier, store, trusted, documents, schema, salt, metrics, maxEntryBytes, answerKind } = options;
-  const readsOf = perOperation((document, operationName) => cacheableReads(schema, document, operationName ?? undefined));
   const slots = new WeakMap<FastifyRequest, Slot>();
 
   async function slotOf(req: FastifyRequest): Promise<Slot | null> {
@@ -88,7 +87,8 @@ export function useResponseCache(app: FastifyInstance, options: ResponseCacheOpt
     } catch {
       return null;
     }
-    const reads = readsOf(parsed, params.operationName ?? undefined);
+    const { operationName } = params;
+    const reads = operationFact(parsed, operationName, 'reads', () => cacheableReads(schema, parsed, operationName ?? undefined), schema);
     if (reads === null) return null;
     const versions = await requestVersions(db, verifier, req, principal);
     const parts = [

@@ -2,19 +2,17 @@ import { getOperationAST } from 'graphql';
 import type { OperationDefinitionNode } from 'graphql';
 import { AppError } from '../../errors/index.ts';
 import { fromAppError } from '../coded-error.ts';
+import { operationFact } from '../document-entry.ts';
 import { QUERY_COST, queryCost } from '../query-cost.ts';
 import type { OperationCost } from '../query-cost.ts';
 import type { CheckedOperation, OperationCheck } from './operation-check.ts';
 
-// An operation without variables costs the same every time: the parser hands back the same
-// document for the same text, so a busy operation is walked once, not on every request.
-const fixedCost = new WeakMap<OperationDefinitionNode, OperationCost>();
-
+// An operation without variables costs the same every time: kept in the document's entry, so a
+// busy operation is walked once, not on every request.
 function costOf(args: CheckedOperation, operation: OperationDefinitionNode): OperationCost {
-  if (operation.variableDefinitions?.length) return queryCost(args.schema, args.document, operation, args.variableValues ?? undefined);
-  let cost = fixedCost.get(operation);
-  if (cost === undefined) fixedCost.set(operation, (cost = queryCost(args.schema, args.document, operation, undefined)));
-  return cost;
+  const { schema, document, operationName } = args;
+  if (operation.variableDefinitions?.length) return queryCost(schema, document, operation, args.variableValues ?? undefined);
+  return operationFact(document, operationName, 'fixedCost', () => queryCost(schema, document, operation, undefined), schema);
 }
 
 /**

@@ -1,6 +1,7 @@
 import { NoSchemaIntrospectionCustomRule, validate } from 'graphql';
 import type { DocumentNode, GraphQLError, GraphQLSchema } from 'graphql';
 import { codedError } from '../coded-error.ts';
+import { documentFact } from '../document-entry.ts';
 import { requestErrorWords } from '../mask-error.ts';
 import { incrementalDeliveryRules } from './incremental-delivery.ts';
 
@@ -13,28 +14,19 @@ export interface DocumentValidatorOptions {
 
 /**
  * graphql-js's validation of a document against the schema (with @defer's and @stream's rules),
- * once per parsed document (the
- * parser hands back the same document for the same text), its errors coded where they are made:
- * VALIDATION_FAILED, 400, a request error. An empty list: valid.
+ * once, kept in the document's entry, its errors coded where they are made: VALIDATION_FAILED,
+ * 400, a request error. An empty list: valid.
  */
 export function documentValidator(
   schema: GraphQLSchema,
   { introspection, production }: DocumentValidatorOptions,
 ): (document: DocumentNode) => readonly GraphQLError[] {
   const rules = introspection ? incrementalDeliveryRules() : [...incrementalDeliveryRules(), NoSchemaIntrospectionCustomRule];
-  const known = new WeakMap<DocumentNode, readonly GraphQLError[]>();
-  return (document) => {
-    let errors = known.get(document);
-    if (errors === undefined) {
-      errors = validate(schema, document, rules).map((error) =>
-        codedError(requestErrorWords(error.message, production), 'VALIDATION_FAILED', 400, {
-          from: error,
-          requestLevel: true,
-          documentError: true,
-        }),
-      );
-      known.set(document, errors);
-    }
-    return errors;
-  };
+  const coded = (error: GraphQLError) =>
+    codedError(requestErrorWords(error.message, production), 'VALIDATION_FAILED', 400, {
+      from: error,
+      requestLevel: true,
+      documentError: true,
+    });
+  return (document) => documentFact(document, 'validation', () => validate(schema, document, rules).map(coded), schema);
 }

@@ -2,6 +2,7 @@ import { useDeferStream } from '@graphql-yoga/plugin-defer-stream';
 import { BREAK, GraphQLError, Kind, specifiedRules, visit } from 'graphql';
 import type { DocumentNode, GraphQLSchema, ValidationRule } from 'graphql';
 import { errorMessage } from '../../errors/index.ts';
+import { documentFact } from '../document-entry.ts';
 
 /** The directives of incremental delivery (the 2022-08-24 format Yoga's executor speaks). */
 const INCREMENTAL = new Set(['defer', 'stream']);
@@ -43,13 +44,10 @@ export function incrementalDeliveryRules(): readonly ValidationRule[] {
   return [...params.rules, ...added];
 }
 
-const incremental = new WeakMap<DocumentNode, boolean>();
-
-/** Whether the document asks for any part of its answer later (@defer, @stream). Remembered per document. */
+/** Whether the document asks for any part of its answer later (@defer, @stream). Once, in the document's entry. */
 export function asksForIncrements(document: DocumentNode): boolean {
-  let found = incremental.get(document);
-  if (found === undefined) {
-    found = false;
+  return documentFact(document, 'incremental', () => {
+    let found = false;
     visit(document, {
       Directive(node) {
         if (!INCREMENTAL.has(node.name.value)) return undefined;
@@ -57,23 +55,17 @@ export function asksForIncrements(document: DocumentNode): boolean {
         return BREAK;
       },
     });
-    incremental.set(document, found);
-  }
-  return found;
+    return found;
+  });
 }
-
-const plain = new WeakMap<DocumentNode, DocumentNode>();
 
 /**
  * The document without @defer and @stream: the same answer, whole. What a client that takes only
- * JSON gets, as GraphQL over HTTP's incremental delivery allows. Remembered per document.
+ * JSON gets, as GraphQL over HTTP's incremental delivery allows. Once, in the document's entry.
  */
 export function withoutIncrements(document: DocumentNode): DocumentNode {
   if (!asksForIncrements(document)) return document;
-  let whole = plain.get(document);
-  if (!whole) {
-    whole = visit(document, { Directive: (node) => (INCREMENTAL.has(node.name.value) ? null : undefined) });
-    plain.set(document, whole);
-  }
-  return whole;
+  return documentFact(document, 'plain', () =>
+    visit(document, { Directive: (node) => (INCREMENTAL.has(node.name.value) ? null : undefined) }),
+  );
 }

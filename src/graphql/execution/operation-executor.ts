@@ -12,7 +12,7 @@ import type {
 import { compileQuery, isCompiledQuery } from 'graphql-jit';
 import { whenReady } from '../../http/maybe-promise.ts';
 import type { MaybePromise } from '../../http/maybe-promise.ts';
-import { perOperation } from '../per-operation.ts';
+import { operationFact } from '../document-entry.ts';
 import { asGraphQLJsErrors } from './jit-errors.ts';
 
 /** Runs one operation of one document: args.document and args.operationName are the ones it was made for. */
@@ -22,15 +22,14 @@ export type Executor = (args: ExecutionArgs) => MaybePromise<ExecutionResult | A
 export const stockExecutor: Executor = (args) => normalizedExecutor(args);
 
 /**
- * The executor of each operation, made once per parsed document and operation name (the parser
- * hands back the same document for the same text): with `jit`, a query or mutation compiled by
+ * The executor of each operation, made once and kept in the document's entry: with `jit`, a query or mutation compiled by
  * graphql-jit, answering what the stock executor would, byte for byte. Every answer that is not a
  * plain run of a valid operation (no single operation to run, variables that do not coerce, a
  * document JIT cannot compile) is left to the stock executor, so its errors and statuses are the
  * stock ones. JIT's errors are rebuilt as graphql-js errors, so masking sees what it always saw.
  */
 export function operationExecutors(schema: GraphQLSchema, { jit }: { jit: boolean }) {
-  return perOperation((document: DocumentNode, operationName: string | null | undefined): Executor => {
+  const make = (document: DocumentNode, operationName: string | null | undefined): Executor => {
     const operation = getOperationAST(document, operationName);
     if (!jit || !operation || operation.operation === 'subscription') return stockExecutor;
     const compiled = compileQuery(schema, document, operationName ?? undefined);
@@ -44,7 +43,9 @@ export function operationExecutors(schema: GraphQLSchema, { jit }: { jit: boolea
       for (const name of asFields) if (!(name in variables)) return stockExecutor(args);
       return whenReady(compiled.query(args.rootValue, args.contextValue, variables), (result) => inGraphQLJsShape(document, result));
     };
-  });
+  };
+  return (document: DocumentNode, operationName: string | null | undefined): Executor =>
+    operationFact(document, operationName, 'executor', () => make(document, operationName), schema);
 }
 
 /**
