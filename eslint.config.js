@@ -96,6 +96,25 @@ export default tseslint.config(
   },
   // The layers import only downwards (LAYERS above).
   { files: ['src/**/*.ts'], plugins: { layers }, rules: { 'layers/imports': 'error' } },
+  // Yoga's plugins are Yoga's wiring, assembled in create-graphql.ts; the route, graphql-ws and
+  // MCP share what the plugins share through modules of their own, never through a plugin file.
+  {
+    files: ['src/graphql/**/*.ts'],
+    ignores: ['src/graphql/plugins/**', 'src/graphql/create-graphql.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['./plugins/*', '../plugins/*'],
+              message: 'Only create-graphql.ts assembles Yoga’s plugins: import what they share from its own module.',
+            },
+          ],
+        },
+      ],
+    },
+  },
   // Every word a client is told comes from the error catalogue (src/errors/catalogue.ts).
   {
     files: ['src/**/*.ts'],

@@ -46,6 +46,6 @@ export function fromAppError(error: AppError, from?: GraphQLError | null, { docu
   return codedError(error.message, error.code, error.status, { from, requestLevel, headers: errorHeaders(error), documentError });
 }
 
-/** For errors raised before Yoga runs (rate limit, idempotency, a bad body): the same shape, sent by the route. */
+/** For errors raised before the operation runs (rate limit, idempotency, a bad body): the same shape, sent by the route. */
 export const sendGraphQLErrors: SendError = (reply, error) =>
   replyWithError(reply, error).send({ errors: [codedError(error.message, error.code, error.status)] });

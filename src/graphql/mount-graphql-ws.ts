@@ -20,11 +20,11 @@ import { fromAppError } from './coded-error.ts';
 import type { GraphQLContext } from './context.ts';
 import type { ServerContext } from './create-graphql.ts';
 import { GRAPHQL_ROUTE } from '../http/route-config.ts';
-import { documentText } from './plugins/use-trusted-documents.ts';
+import { documentText } from './trusted-documents.ts';
 import { documentIdOf } from './trusted-document-id.ts';
 import { GRAPHQL_LIMITS } from './graphql-limits.ts';
 import type { MaybePromise } from '../http/maybe-promise.ts';
-import type { TrustedDocumentsOptions } from './plugins/use-trusted-documents.ts';
+import type { TrustedDocumentsOptions } from './trusted-documents.ts';
 
 type Yoga = YogaServerInstance<ServerContext, GraphQLContext>;
 /** Yoga's subscribe with every envelop plugin, carried to graphql-ws's subscribe in the root value. */

@@ -42,7 +42,7 @@ import { operationFact } from './document-entry.ts';
 import { petstoreSchema } from './petstore-schema.ts';
 import { mountSchemaSdl } from './schema-sdl.ts';
 import { missingScope, operationScopes } from './scopes.ts';
-import { trustedDocumentsPolicy } from './plugins/use-trusted-documents.ts';
+import { trustedDocumentsPolicy } from './trusted-documents.ts';
 import { useResponseCache } from './use-response-cache.ts';
 import { yogaWholePath } from './yoga-whole-path.ts';
 
@@ -78,8 +78,8 @@ export interface MountGraphQLOptions extends Omit<
 
 /**
  * GraphQL at /graphql inside the Fastify app, beside REST. Queries and mutations, over GET and
- * POST, take one path: the parameters Fastify has read go straight into Yoga's operation pipeline
- * (http/run-graphql.ts). Yoga's own HTTP handling serves only what only it does: streams
+ * POST, take one path: the parameters Fastify has read go straight into the server's own operation
+ * pipeline (http/run-graphql.ts). Yoga's HTTP handling serves only what only it does: streams
  * (subscriptions over SSE and multipart). GraphiQL's page, its assets and graphql-ws are beside.
  * Returns the pipeline as other faces run operations through it (MCP's tools).
  */
@@ -164,7 +164,7 @@ export async function mountGraphQL(
     },
   });
   app.route({
-    // Errors raised before Yoga runs (rate limit, idempotency, a bad request) still answer as GraphQL.
+    // Errors raised before the operation runs (rate limit, idempotency, a bad request) still answer as GraphQL.
     errorHandler: errorHandler(sendGraphQLErrors, 'graphql'),
     preHandler: idempotent.preHandler,
     // Framing last: the kept answer is the result's JSON, which a replay frames for the transport it is asked on.

@@ -14,8 +14,8 @@ import { graphqlParams } from './http/graphql-params.ts';
 import type { AnswerKind } from './http/answer-kind.ts';
 import type { DocumentParser } from './parse-document.ts';
 import { operationFact } from './document-entry.ts';
-import { documentText } from './plugins/use-trusted-documents.ts';
-import type { TrustedDocumentsOptions } from './plugins/use-trusted-documents.ts';
+import { documentText } from './trusted-documents.ts';
+import type { TrustedDocumentsOptions } from './trusted-documents.ts';
 
 export interface ResponseCacheOptions {
   /** The GraphQL route this cache serves. */
@@ -24,9 +24,9 @@ export interface ResponseCacheOptions {
   /** Told of a key the versions read finds no longer working. */
   verifier: KeyVerifier;
   store: ResponseStore;
-  /** The trusted-documents policy Yoga applies: a request it would refuse is never looked up. */
+  /** The trusted-documents policy every path applies: a request it would refuse is never looked up. */
   trusted: TrustedDocumentsOptions;
-  /** Yoga's own parser (within the limits, remembered): a document over a limit is never looked up, and Yoga refuses it. */
+  /** The server's parser (within the limits, remembered): a document over a limit is never looked up, and the route refuses it. */
   documents: DocumentParser;
   /** What the documents run against: where each field says what it reads (resolvers/reading.ts). */
   schema: GraphQLSchema;
@@ -56,7 +56,7 @@ interface Slot {
  * GraphQL query answers kept per account and served again while nothing they were read from has
  * changed, as hooks on the GraphQL route, which knows nothing of them. An answer is keyed by
  * everything it is a function of: the document that runs (its text, or the trusted document its
- * id names, under the policy Yoga applies), the operation name, the variables, the negotiated
+ * id names, under the policy every path applies), the operation name, the variables, the negotiated
  * media type, the caller's account and the versions of what its fields read (as each field
  * declares it, resolvers/reading.ts), read with each request in one statement with the key's
  * standing. So a write acknowledged on any instance, through either face, makes every answer

@@ -20,11 +20,11 @@ import { withoutIncrements } from '../execution/incremental-delivery.ts';
 import type { Executor } from '../execution/operation-executor.ts';
 import { operationOf } from '../operation-of.ts';
 import type { DocumentParser } from '../parse-document.ts';
-import { logUnexpected } from '../plugins/use-log-unexpected-errors.ts';
-import { countErrors } from '../plugins/use-operation-metrics.ts';
-import { inPhaseSpan, traceOperation } from '../plugins/use-tracing.ts';
-import { documentText } from '../plugins/use-trusted-documents.ts';
-import type { TrustedDocumentsOptions } from '../plugins/use-trusted-documents.ts';
+import { logUnexpected } from '../log-unexpected.ts';
+import { countErrors } from '../count-errors.ts';
+import { inPhaseSpan, traceOperation } from '../operation-spans.ts';
+import { documentText } from '../trusted-documents.ts';
+import type { TrustedDocumentsOptions } from '../trusted-documents.ts';
 import type { RequestParams } from './graphql-params.ts';
 import type { JsonType } from './negotiate.ts';
 
@@ -55,7 +55,7 @@ export interface GraphQLRunnerOptions {
   /** The one boundary where errors get their public shape (mask-error.ts). */
   maskError: (error: unknown) => Error;
   metrics: Metrics;
-  /** GraphQL's phases as spans (use-tracing.ts). */
+  /** GraphQL's phases as spans (operation-spans.ts). */
   tracing: boolean;
   /** For the answers with errors, shaped by Yoga's result processing (its GraphQL over HTTP status rules). */
   fetchAPI: FetchAPI;

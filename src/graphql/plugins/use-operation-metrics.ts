@@ -1,15 +1,10 @@
 import { performance } from 'node:perf_hooks';
-import type { ExecutionResult, GraphQLError } from 'graphql';
+import type { ExecutionResult } from 'graphql';
 import { handleStreamOrSingleExecutionResult, isAsyncIterable } from 'graphql-yoga';
 import type { Plugin } from 'graphql-yoga';
 import type { Metrics } from '../../telemetry/metrics-types.ts';
+import { countErrors } from '../count-errors.ts';
 import { operationOf } from '../operation-of.ts';
-
-const codeOf = (error: GraphQLError) => (typeof error.extensions?.code === 'string' ? error.extensions.code : 'INTERNAL_ERROR');
-
-export function countErrors(metrics: Metrics, result: ExecutionResult): void {
-  for (const error of result.errors ?? []) metrics.error('graphql', codeOf(error as GraphQLError));
-}
 
 /**
  * Each executed query and mutation by type, name and outcome, with its duration (a subscription

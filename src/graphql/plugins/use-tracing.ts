@@ -1,39 +1,7 @@
-import { context, SpanStatusCode, trace } from '@opentelemetry/api';
-import type { DocumentNode, ExecutionResult } from 'graphql';
-import { endingWhenDone, TRACER_NAME } from '../../services/traced.ts';
 import { isAsyncIterable } from 'graphql-yoga';
 import type { Plugin } from 'graphql-yoga';
-import { serverSpanOf } from '../../telemetry/server-spans.ts';
-import { operationOf } from '../operation-of.ts';
 import type { ServerContext } from '../create-graphql.ts';
-
-/** Runs `wrapped` in a span named `name`, active while it runs, ended once it has finished. */
-export function inPhaseSpan<T>(name: string, wrapped: () => T): T {
-  const span = trace.getTracer(TRACER_NAME).startSpan(name);
-  return endingWhenDone(span, () => context.with(trace.setSpan(context.active(), span), wrapped));
-}
-
-/**
- * Names the request's server span after the operation (`query ListPets`) and gives it and the
- * active (execute) span the operation's attributes; the returned function marks the execute span
- * failed when the result has errors.
- */
-export function traceOperation(
-  { req }: ServerContext,
-  document: DocumentNode,
-  operationName: string | null | undefined,
-): (result: ExecutionResult) => void {
-  const { type, name } = operationOf(document, operationName);
-  const attributes = { 'graphql.operation.type': type, ...(name ? { 'graphql.operation.name': name } : {}) };
-  const span = trace.getActiveSpan();
-  span?.setAttributes(attributes);
-  const server = serverSpanOf(req.raw);
-  server?.updateName(name ? `${type} ${name}` : type);
-  server?.setAttributes(attributes);
-  return (result) => {
-    if (result.errors?.length) span?.setStatus({ code: SpanStatusCode.ERROR });
-  };
-}
+import { inPhaseSpan, traceOperation } from '../operation-spans.ts';
 
 /**
  * GraphQL's phases as spans under the request's server span: parse, validate, execute (or

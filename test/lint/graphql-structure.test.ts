@@ -2,8 +2,9 @@ import { fileURLToPath } from 'node:url';
 import { ESLint } from 'eslint';
 import { describe, expect, it } from '../helpers/fixtures.ts';
 
-// What the server knows about a document is one entry (src/graphql/document-entry.ts): a cache of
-// its own keyed by a document is refused by `npm run lint`, so a newcomer adds a field instead.
+// The GraphQL face's structure as lint rules, so a newcomer is stopped by `npm run lint`: what the
+// server knows about a document is one entry (src/graphql/document-entry.ts), so a cache of its
+// own keyed by a document is refused; Yoga's plugins are assembled in create-graphql.ts alone.
 
 const eslint = new ESLint({ cwd: fileURLToPath(new URL('../../', import.meta.url)) });
 
@@ -24,5 +25,24 @@ describe('one cache entry per document', { timeout: 60_000 }, () => {
     expect(await refusals("import type { DocumentNode } from 'graphql';\nexport const byText = new Map<string, DocumentNode>();")).toEqual(
       [],
     );
+  });
+});
+
+describe('Yoga’s plugins, assembled in one place', { timeout: 60_000 }, () => {
+  async function restricted(path: string, code: string): Promise<string[]> {
+    const [result] = await eslint.lintText(code, { filePath: path });
+    return (result?.messages ?? []).filter((message) => message.ruleId === 'no-restricted-imports').map((message) => message.message);
+  }
+
+  it('refuses the route importing from a plugin file', async () => {
+    const code = "import { useTracing } from '../plugins/use-tracing.ts';\nexport const x = useTracing;";
+    expect(await restricted('src/graphql/http/x.ts', code)).toEqual([
+      expect.stringMatching(/Only create-graphql.ts assembles Yoga’s plugins/),
+    ]);
+  });
+
+  it('lets create-graphql.ts assemble them', async () => {
+    const code = "import { useTracing } from './plugins/use-tracing.ts';\nexport const x = useTracing;";
+    expect(await restricted('src/graphql/create-graphql.ts', code)).toEqual([]);
   });
 });
