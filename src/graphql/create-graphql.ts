@@ -1,6 +1,5 @@
 // Type only: the module itself is loaded on demand, where GraphiQL is on.
 import { GRAPHQL_ROUTE } from '../http/route-config.ts';
-import { requestDb } from '../http/idempotency/idempotency-hooks.ts';
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import type { DocumentNode, GraphQLError, GraphQLSchema } from 'graphql';
 import { createYoga } from 'graphql-yoga';
@@ -21,6 +20,7 @@ import { useOperationMetrics } from './plugins/use-operation-metrics.ts';
 import { useSubscriptionRefusals } from './plugins/use-subscription-refusals.ts';
 import { useTracing } from './plugins/use-tracing.ts';
 import { useTrustedDocuments } from './plugins/use-trusted-documents.ts';
+import { requestContext } from './request-context.ts';
 import { trustedDocumentsPolicy } from './trusted-documents.ts';
 import { yogaLogger } from './yoga-logger.ts';
 import { NO_METRICS } from '../telemetry/metrics-types.ts';
@@ -88,16 +88,7 @@ export async function createGraphQL({
   return createYoga<ServerContext, GraphQLContext>({
     schema,
     graphqlEndpoint: GRAPHQL_ROUTE,
-    // The key was checked by the route's onRequest hooks, with REST's code. A mutation with an
-    // Idempotency-Key runs in its request's transaction, reads included (see idempotency-hooks.ts).
-    context: ({ req }) => ({
-      db: requestDb(req, db),
-      principal: req.principal,
-      requestId: req.id,
-      log: req.log,
-      idempotent: req.idempotency != null,
-      live,
-    }),
+    context: ({ req, reply }) => requestContext(req, reply, db, live),
     maskedErrors: { maskError },
     batching: false,
     // Documents are remembered by `documents` (bounded by bytes), not by Yoga's cache of 1,024

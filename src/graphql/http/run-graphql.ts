@@ -7,7 +7,6 @@ import type { FetchAPI } from 'graphql-yoga';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/types.ts';
 import { AppError, retryAfterSeconds } from '../../errors/index.ts';
-import { requestDb } from '../../http/idempotency/idempotency-hooks.ts';
 import { whenReady } from '../../http/maybe-promise.ts';
 import type { MaybePromise } from '../../http/maybe-promise.ts';
 import type { LiveFeed } from '../../services/live/live-feed.ts';
@@ -25,6 +24,7 @@ import { countErrors } from '../count-errors.ts';
 import { inPhaseSpan, traceOperation } from '../operation-spans.ts';
 import { documentText } from '../trusted-documents.ts';
 import type { TrustedDocumentsOptions } from '../trusted-documents.ts';
+import { requestContext } from '../request-context.ts';
 import type { RequestParams } from './graphql-params.ts';
 import type { JsonType } from './negotiate.ts';
 
@@ -132,16 +132,7 @@ export function graphqlRunner(options: GraphQLRunnerOptions): GraphQLRunner {
       document: withoutIncrements(document),
       operationName: params.operationName,
       variableValues: params.variables,
-      contextValue: {
-        db: requestDb(req, db),
-        principal: req.principal,
-        requestId: req.id,
-        log: req.log,
-        idempotent: req.idempotency != null,
-        live,
-        req,
-        reply,
-      },
+      contextValue: requestContext(req, reply, db, live),
     };
     const run = () => {
       // Checked like any operation (the key first), then refused: its events need a stream.

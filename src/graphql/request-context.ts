@@ -1,0 +1,31 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/types.ts';
+import { requestDb } from '../http/idempotency/idempotency-hooks.ts';
+import type { LiveFeed } from '../services/live/live-feed.ts';
+import type { GraphQLContext } from './context.ts';
+import type { ServerContext } from './create-graphql.ts';
+
+/**
+ * What the resolvers of a request's operation get, built here alone for every path that runs one
+ * (the route's pipeline, so MCP's tools too; Yoga's streams; graphql-ws through Yoga): the key
+ * the edge checked, and, for a mutation with an Idempotency-Key, the request's transaction
+ * (reads included: idempotency-hooks.ts).
+ */
+export function requestContext(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  db: Kysely<Database>,
+  live: LiveFeed,
+): GraphQLContext & ServerContext {
+  return {
+    req,
+    reply,
+    db: requestDb(req, db),
+    principal: req.principal,
+    requestId: req.id,
+    log: req.log,
+    idempotent: req.idempotency != null,
+    live,
+  };
+}
