@@ -15,8 +15,8 @@ export function trustedDocumentsPolicy(production: boolean, documents: ReadonlyM
 
 /**
  * The text an operation runs under the policy: the manifest's document when it names one,
- * else its own text where text may run; the refusal where neither. (Yoga's streams apply the
- * same rule through usePersistedOperations: plugins/use-trusted-documents.ts.)
+ * else its own text where text may run; the refusal where neither. Every path applies it: the
+ * route, the response cache, graphql-ws, Yoga's streams (plugins/use-trusted-documents.ts).
  */
 export function documentText(
   { documents, only }: TrustedDocumentsOptions,

@@ -7,7 +7,19 @@ import type { TestApp } from '../helpers/test-app.ts';
 
 const LIST = 'query Pets { pets(first: 2) { nodes { name } } }';
 const CREATE = 'mutation Create($name: String!) { createPet(input: { name: $name, categoryId: 1 }) { id name } }';
+const CREATED = 'subscription Created { petCreated { name } }';
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+/** What an SSE answer has sent once `until` matches (or it ended), the stream then closed. */
+async function eventsUntil(res: Response, until: RegExp): Promise<string> {
+  let text = '';
+  const decoder = new TextDecoder();
+  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+    text += decoder.decode(chunk, { stream: true });
+    if (until.test(text)) break;
+  }
+  return text;
+}
 
 /** A manifest as graphql-codegen's client preset writes it: { "sha256:<hex>": "<document>" }. */
 function manifest(dir: string, documents: string[]): string {
@@ -69,6 +81,33 @@ describe('trusted documents (GRAPHQL_TRUSTED_DOCUMENTS)', () => {
     expect((await post(t, { documentId: `sha256:${sha256(CREATE)}`, variables: { name: 'Listed' } })).body.data).toMatchObject({
       createPet: { name: 'Listed' },
     });
+  });
+
+  it('on the streams too: a subscription runs by its id over SSE (POST, or GET ?documentId=), and text or an unknown id is refused alike', async ({
+    makeApp,
+    tmp,
+  }) => {
+    const t = await makeApp({ NODE_ENV: 'production', GRAPHQL_TRUSTED_DOCUMENTS: manifest(tmp, [CREATED]) });
+    const origin = await t.listen();
+    const headers = { ...t.auth, 'content-type': 'application/json', accept: 'text/event-stream' };
+    const id = `sha256:${sha256(CREATED)}`;
+    const streams = [
+      await fetch(`${origin}/graphql`, { method: 'POST', headers, body: JSON.stringify({ documentId: id }) }),
+      await fetch(`${origin}/graphql?documentId=${id}`, { headers }),
+    ];
+    await t.call({ method: 'POST', url: '/v1/pets', payload: { name: 'Streamed', categoryId: 1 } });
+    for (const res of streams) {
+      expect(res.status).toBe(200);
+      expect(await eventsUntil(res, /event: next/)).toMatch(/"petCreated":\{"name":"Streamed"\}/);
+    }
+    for (const [body, code] of [
+      [{ query: CREATED }, 'TRUSTED_DOCUMENTS_ONLY'],
+      [{ documentId: `sha256:${sha256('subscription { petCreated { id } }')}` }, 'UNKNOWN_DOCUMENT'],
+    ] as const) {
+      const res = await fetch(`${origin}/graphql`, { method: 'POST', headers, body: JSON.stringify(body) });
+      expect(res.status).toBe(400);
+      expect(await eventsUntil(res, /event: complete/)).toContain(`"extensions":{"code":"${code}","status":400}`);
+    }
   });
 
   it('refuses to start on a manifest whose ids are not its documents’ hashes, or that cannot be read', async ({ tmp, databaseUrl }) => {

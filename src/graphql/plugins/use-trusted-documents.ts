@@ -1,28 +1,26 @@
-import { usePersistedOperations } from '@graphql-yoga/plugin-persisted-operations';
-import type { GraphQLParams, Plugin } from 'graphql-yoga';
+import type { Plugin } from 'graphql-yoga';
 import { AppError } from '../../errors/index.ts';
 import { fromAppError } from '../coded-error.ts';
-import { documentIdOf } from '../trusted-document-id.ts';
+import { documentText } from '../trusted-documents.ts';
 import type { TrustedDocumentsOptions } from '../trusted-documents.ts';
 
 /**
- * Trusted documents (GraphQL over HTTP's persisted documents): a client sends `documentId`
- * (`sha256:<hex>` or bare hex; Apollo's `extensions.persistedQuery.sha256Hash` too) instead
- * of the text, and the server runs the document its manifest has under that id.
+ * Trusted documents on Yoga's streams (SSE, multipart), by the rule every path applies
+ * (trusted-documents.ts): a client sends `documentId` (`sha256:<hex>` or bare hex; Apollo's
+ * `extensions.persistedQuery.sha256Hash` too; over GET `?documentId=`, a short URL an
+ * EventSource can open) instead of the text, and the manifest's document runs.
  */
-export function useTrustedDocuments<Context extends object>({ documents, only }: TrustedDocumentsOptions): Plugin<Context> {
-  return usePersistedOperations<Record<string, unknown>>({
-    getPersistedOperation: (id) => documents?.get(id) ?? null,
-    allowArbitraryOperations: !only,
-    // Over GET too (`?documentId=sha256:…`: a short URL a browser can cache), which Yoga's own
-    // GET parameters leave out.
-    extractPersistedOperationId: (params: GraphQLParams, request: Request) =>
-      documentIdOf(params) ??
-      (request.method === 'GET' ? documentIdOf({ documentId: new URL(request.url).searchParams.get('documentId') ?? undefined }) : null),
-    customErrors: {
-      notFound: () => fromAppError(new AppError('UNKNOWN_DOCUMENT')),
-      persistedQueryOnly: () => fromAppError(new AppError('TRUSTED_DOCUMENTS_ONLY')),
-      keyNotFound: () => fromAppError(AppError.of('VALIDATION_FAILED', 'graphqlNoOperation')),
+export function useTrustedDocuments<Context extends object>(policy: TrustedDocumentsOptions): Plugin<Context> {
+  return {
+    onParams({ params, request, setParams }) {
+      const sent = params as typeof params & { documentId?: unknown };
+      // Yoga's own GET parameters leave documentId out.
+      const documentId =
+        sent.documentId ?? (request.method === 'GET' ? (new URL(request.url).searchParams.get('documentId') ?? undefined) : undefined);
+      const text = documentText(policy, { ...sent, documentId });
+      if (text instanceof AppError) throw fromAppError(text);
+      // The parameters Yoga checks next, documentId gone: it would refuse one it does not know.
+      setParams({ query: text, operationName: params.operationName, variables: params.variables, extensions: params.extensions });
     },
-  }) as Plugin<Context>;
+  };
 }
