@@ -45,7 +45,6 @@ export const errorCatalogue = {
       graphqlDocumentIdNotString: "'documentId' must be a string: sha256:<hex>.",
       graphqlVariablesNotObject: "'variables' must be an object of the operation's variables.",
       graphqlExtensionsNotObject: "'extensions' must be an object.",
-      graphqlNoOperation: "Send the operation as 'query' (its text) or 'documentId'.",
       graphqlNoOperationInDocument: 'The document defines no operation to run, only fragments.',
       graphqlOperationNameNeeded: "The document defines {{count}} operations: send 'operationName' to pick the one to run.",
       graphqlUnknownOperation: "The document defines no operation named '{{name}}'.",
