@@ -1,3 +1,4 @@
+import { Kind } from 'graphql';
 import type { DocumentNode, GraphQLError, GraphQLSchema } from 'graphql';
 import type { Scope } from '../services/access-tokens/scopes.ts';
 import type { VersionedTable } from '../services/versions/index.ts';
@@ -48,6 +49,8 @@ interface DocumentEntry {
   readonly facts: Partial<DocumentFacts>;
   /** By operation name, '' when none is given. */
   readonly operations: Map<string, Partial<OperationFacts>>;
+  /** The names of the document's operations, once one is asked for. */
+  names?: ReadonlySet<string>;
 }
 
 // The one place a document keys a map (eslint.config.js).
@@ -98,8 +101,10 @@ export function operationFact<K extends keyof OperationFacts>(
   const name = operationName ?? '';
   let facts = entry.operations.get(name);
   if (!facts) {
-    // Names are the client's: no more entries than the document has definitions, whatever is sent.
-    if (entry.operations.size >= document.definitions.length) return compute();
+    // The name is the client's: kept only for an operation the document has (or none named),
+    // so whatever is sent, an entry holds no more than the document's operations.
+    entry.names ??= new Set(document.definitions.flatMap((d) => (d.kind === Kind.OPERATION_DEFINITION && d.name ? [d.name.value] : [])));
+    if (name !== '' && !entry.names.has(name)) return compute();
     entry.operations.set(name, (facts = {}));
   }
   return kept(facts, key, compute);
