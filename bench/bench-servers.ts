@@ -96,7 +96,14 @@ export function buildRevision(rev: string, into: string): string {
   mkdirSync(into, { recursive: true });
   const archive = execFileSync('git', ['archive', '--format=tar', rev], { cwd: root, maxBuffer: 256 * 1024 * 1024 });
   execFileSync('tar', ['-x', '-C', into], { input: archive });
-  symlinkSync(join(root, 'node_modules'), join(into, 'node_modules'));
+  // The checkout's packages where the lockfiles agree; the revision's own where they do not (a
+  // dependency added or removed since), so it builds and runs as it was.
+  if (readFileSync(join(into, 'package-lock.json'), 'utf8') === readFileSync(join(root, 'package-lock.json'), 'utf8')) {
+    symlinkSync(join(root, 'node_modules'), join(into, 'node_modules'));
+  } else {
+    console.log(`The packages of ${rev} differ from this checkout's: npm ci for it.`);
+    execFileSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: into, stdio: ['ignore', 'ignore', 'inherit'] });
+  }
   buildProject(into, execFileSync('git', ['rev-parse', '--short=12', rev], { cwd: root, encoding: 'utf8' }).trim());
   return into;
 }
