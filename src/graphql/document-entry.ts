@@ -70,42 +70,42 @@ function owns(entry: DocumentEntry, schema: GraphQLSchema | undefined): boolean 
   return entry.schema === schema;
 }
 
-/** `facts[key]`, worked out by `compute` the first time. */
-function kept<T, K extends keyof T>(facts: Partial<T>, key: K, compute: () => T[K]): T[K] {
-  let value = facts[key];
-  if (value === undefined) facts[key] = value = compute();
-  return value as T[K];
-}
-
-/** A fact about `document`, worked out by `compute` once; `schema` when it depends on one. */
+/**
+ * A fact about `document`, worked out by `compute` once; `schema` when it depends on one.
+ * `compute` takes what it needs as arguments, so a caller passes a function made once, not a
+ * closure made per request.
+ */
 export function documentFact<K extends keyof DocumentFacts>(
   document: DocumentNode,
   key: K,
-  compute: () => DocumentFacts[K],
+  compute: (document: DocumentNode) => DocumentFacts[K],
   schema?: GraphQLSchema,
 ): DocumentFacts[K] {
   const entry = entryOf(document);
-  return owns(entry, schema) ? kept(entry.facts, key, compute) : compute();
+  if (!owns(entry, schema)) return compute(document);
+  const value = entry.facts[key];
+  return value !== undefined ? value : (entry.facts[key] = compute(document));
 }
 
-/** A fact about the operation `operationName` of `document`, worked out by `compute` once; `schema` when it depends on one. */
+/** A fact about the operation `operationName` of `document`, worked out by `compute` once (a function made once); `schema` when it depends on one. */
 export function operationFact<K extends keyof OperationFacts>(
   document: DocumentNode,
   operationName: string | null | undefined,
   key: K,
-  compute: () => OperationFacts[K],
+  compute: (document: DocumentNode, operationName: string | null | undefined) => OperationFacts[K],
   schema?: GraphQLSchema,
 ): OperationFacts[K] {
   const entry = entryOf(document);
-  if (!owns(entry, schema)) return compute();
+  if (!owns(entry, schema)) return compute(document, operationName);
   const name = operationName ?? '';
   let facts = entry.operations.get(name);
   if (!facts) {
     // The name is the client's: kept only for an operation the document has (or none named),
     // so whatever is sent, an entry holds no more than the document's operations.
     entry.names ??= new Set(document.definitions.flatMap((d) => (d.kind === Kind.OPERATION_DEFINITION && d.name ? [d.name.value] : [])));
-    if (name !== '' && !entry.names.has(name)) return compute();
+    if (name !== '' && !entry.names.has(name)) return compute(document, operationName);
     entry.operations.set(name, (facts = {}));
   }
-  return kept(facts, key, compute);
+  const value = facts[key];
+  return value !== undefined ? value : (facts[key] = compute(document, operationName));
 }

@@ -106,14 +106,16 @@ export async function mountGraphQL(
   const maskError = createMaskError({ production });
   const validate = documentValidator(schema, { introspection, production });
   // What each operation's fields need of a credential, worked out once per document.
+  const scopesOfSchema = (document: DocumentNode, operationName: string | null | undefined) =>
+    operationScopes(schema, document, operationName);
   const scopesOf = (document: DocumentNode, operationName: string | null | undefined) =>
-    operationFact(document, operationName, 'scopes', () => operationScopes(schema, document, operationName), schema);
+    operationFact(document, operationName, 'scopes', scopesOfSchema, schema);
   // The key before the cost: a caller without one is refused before the document is weighed.
   const checks = [
     requireKey,
     requireScopes(scopesOf),
     checkStreamCounts,
-    limitCost,
+    limitCost(schema),
     ...(messageQuota ? [chargeMessages(messageQuota)] : []),
   ];
   const graphiql = withGraphiQL ? graphiqlPage(`${GRAPHQL_ROUTE}/assets`) : null;

@@ -54,5 +54,5 @@ export function rootFields(document: DocumentNode, operationName: string | null 
  * is walked once.
  */
 export function writtenRootFields(document: DocumentNode, operationName: string | null | undefined): readonly string[] {
-  return operationFact(document, operationName, 'writtenRootFields', () => rootFields(document, operationName));
+  return operationFact(document, operationName, 'writtenRootFields', rootFields);
 }

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { GraphQLSchema } from 'graphql';
+import type { DocumentNode, GraphQLSchema } from 'graphql';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/types.ts';
 import { entityTag, noneMatchHits } from '../http/caching/entity-tag.ts';
@@ -66,6 +66,8 @@ interface Slot {
 export function useResponseCache(app: FastifyInstance, options: ResponseCacheOptions): void {
   const { url, db, verifier, store, trusted, documents, schema, salt, metrics, maxEntryBytes, answerKind } = options;
   const slots = new WeakMap<FastifyRequest, Slot>();
+  const readsOf = (document: DocumentNode, operationName: string | null | undefined) =>
+    cacheableReads(schema, document, operationName ?? undefined);
 
   async function slotOf(req: FastifyRequest): Promise<Slot | null> {
     const { principal } = req;
@@ -87,8 +89,7 @@ export function useResponseCache(app: FastifyInstance, options: ResponseCacheOpt
     } catch {
       return null;
     }
-    const { operationName } = params;
-    const reads = operationFact(parsed, operationName, 'reads', () => cacheableReads(schema, parsed, operationName ?? undefined), schema);
+    const reads = operationFact(parsed, params.operationName, 'reads', readsOf, schema);
     if (reads === null) return null;
     const versions = await requestVersions(db, verifier, req, principal);
     const parts = [

@@ -28,5 +28,6 @@ export function documentValidator(
       requestLevel: true,
       documentError: true,
     });
-  return (document) => documentFact(document, 'validation', () => validate(schema, document, rules).map(coded), schema);
+  const validated = (document: DocumentNode) => validate(schema, document, rules).map(coded);
+  return (document) => documentFact(document, 'validation', validated, schema);
 }

@@ -46,18 +46,23 @@ export function incrementalDeliveryRules(): readonly ValidationRule[] {
 
 /** Whether the document asks for any part of its answer later (@defer, @stream). Once, in the document's entry. */
 export function asksForIncrements(document: DocumentNode): boolean {
-  return documentFact(document, 'incremental', () => {
-    let found = false;
-    visit(document, {
-      Directive(node) {
-        if (!INCREMENTAL.has(node.name.value)) return undefined;
-        found = true;
-        return BREAK;
-      },
-    });
-    return found;
-  });
+  return documentFact(document, 'incremental', findIncrements);
 }
+
+function findIncrements(document: DocumentNode): boolean {
+  let found = false;
+  visit(document, {
+    Directive(node) {
+      if (!INCREMENTAL.has(node.name.value)) return undefined;
+      found = true;
+      return BREAK;
+    },
+  });
+  return found;
+}
+
+const removeIncrements = (document: DocumentNode): DocumentNode =>
+  visit(document, { Directive: (node) => (INCREMENTAL.has(node.name.value) ? null : undefined) });
 
 /**
  * The document without @defer and @stream: the same answer, whole. What a client that takes only
@@ -65,7 +70,5 @@ export function asksForIncrements(document: DocumentNode): boolean {
  */
 export function withoutIncrements(document: DocumentNode): DocumentNode {
   if (!asksForIncrements(document)) return document;
-  return documentFact(document, 'plain', () =>
-    visit(document, { Directive: (node) => (INCREMENTAL.has(node.name.value) ? null : undefined) }),
-  );
+  return documentFact(document, 'plain', removeIncrements);
 }

@@ -45,7 +45,7 @@ export function operationExecutors(schema: GraphQLSchema, { jit }: { jit: boolea
     };
   };
   return (document: DocumentNode, operationName: string | null | undefined): Executor =>
-    operationFact(document, operationName, 'executor', () => make(document, operationName), schema);
+    operationFact(document, operationName, 'executor', make, schema);
 }
 
 /**
