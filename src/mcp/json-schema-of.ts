@@ -191,6 +191,9 @@ function selectionSchema(
   const required = new Set<string>();
   // Selections of one response name are merged before their sub-selections are read.
   const merged = new Map<string, { field: string; sets: SelectionSetNode[] }>();
+  // A fragment spread twice at one level adds nothing the first did not: expanded once, so the
+  // walk stays linear in the document however its fragments nest.
+  const expanded = new Set<string>();
   const collect = (set: SelectionSetNode) => {
     for (const selection of set.selections) {
       if (selection.kind === Kind.FIELD) {
@@ -200,7 +203,8 @@ function selectionSchema(
         merged.set(key, entry);
       } else if (selection.kind === Kind.INLINE_FRAGMENT) {
         collect(selection.selectionSet);
-      } else {
+      } else if (!expanded.has(selection.name.value)) {
+        expanded.add(selection.name.value);
         const fragment = fragments.get(selection.name.value);
         if (fragment) collect(fragment.selectionSet);
       }
@@ -233,12 +237,12 @@ function outputSchemaOf(
   return orNull(nonNullOutput(type, sets, fragments));
 }
 
+/** `type` with its non-null wrapper taken off (GraphQL never wraps a non-null in another). */
 function nonNullOutput(
   type: GraphQLOutputType,
   sets: readonly SelectionSetNode[],
   fragments: ReadonlyMap<string, FragmentDefinitionNode>,
 ): JsonSchema {
-  if (isNonNullType(type)) return nonNullOutput(type.ofType, sets, fragments);
   if (isListType(type)) return { type: 'array', items: outputSchemaOf(type.ofType, sets, fragments) };
   if (isEnumType(type)) return { type: 'string', enum: type.getValues().map((value) => value.name) };
   if (isScalarType(type)) return SCALARS[type.name] ?? {};
