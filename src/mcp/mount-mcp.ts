@@ -15,7 +15,6 @@ import { permits } from '../services/principal.ts';
 import type { Metrics } from '../telemetry/metrics-types.ts';
 import { serverSpanOf } from '../telemetry/server-spans.ts';
 import { callTool } from './call-tool.ts';
-import type { ToolResult } from './call-tool.ts';
 import { errorAnswer, resultAnswer, statusOf } from './mcp-answer.ts';
 import type { ServerInfo } from './mcp-answer.ts';
 import { LEGACY_VERSIONS, MODERN_VERSIONS, readMessage, requestIdOf } from './mcp-message.ts';
@@ -124,7 +123,8 @@ export async function mountMcp(app: FastifyInstance, { runner, config, db, metri
       const args = message?.kind === 'request' ? message.params.arguments : undefined;
       return requestFingerprint(`MCP tools/call ${tool?.listing.name ?? ''}`, args ?? {});
     },
-    succeeded: (payload) => !(JSON.parse(payload) as ToolResult).isError,
+    // The call's outcome is known where it ran (answer below): its answer is not parsed back.
+    succeeded: (_payload, request) => exchangeOf(request).failure === undefined,
   });
 
   /** Reads the message, then who may send it: any method needs a credential, a tool the scopes its operation needs. */

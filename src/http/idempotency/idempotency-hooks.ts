@@ -26,8 +26,12 @@ export interface IdempotencyHooks {
 export interface IdempotencyOptions {
   /** Whether this request is one the key applies to (GraphQL: mutations only). */
   applies?: (request: FastifyRequest) => boolean;
-  /** Whether a successful-looking answer is a success (GraphQL: no errors); anything else is undone whole, its key free again. */
-  succeeded?: (payload: string) => boolean;
+  /**
+   * Whether a successful-looking answer is a success (GraphQL: no errors); anything else is
+   * undone whole, its key free again. The request is there for a face that knows already
+   * (MCP's tool call), so it need not read its own answer back.
+   */
+  succeeded?: (payload: string, request: FastifyRequest) => boolean;
   /**
    * Why the caller may not send this request at all (GraphQL: a scope one of its fields needs),
    * checked before a replay or a run: a kept answer never goes to a caller who could not have
@@ -83,7 +87,7 @@ export function idempotencyHooks(
   }
 
   async function settle(request: FastifyRequest, run: IdempotentRun, reply: FastifyReply, payload: unknown): Promise<void> {
-    const success = reply.statusCode >= 200 && reply.statusCode < 300 && typeof payload === 'string' && succeeded(payload);
+    const success = reply.statusCode >= 200 && reply.statusCode < 300 && typeof payload === 'string' && succeeded(payload, request);
     // A rollback that fails leaves nothing to undo (its connection is gone, and the database
     // rolled the transaction back with it): the answer already being sent (an error) stands.
     if (!success) {
