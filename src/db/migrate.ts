@@ -131,13 +131,16 @@ export function underMigrationLock<T>(db: Kysely<Database>, work: (db: Kysely<Da
   if (engineOf(db) !== 'postgres') return work(db);
   return db.connection().execute(async (connection) => {
     // Another process may be migrating, for as long as its migration takes (a backfill of a large
-    // table): wait for it longer than a request waits for a lock, then serve with lock_timeout again.
-    await sql`set lock_timeout = ${sql.lit(`${MIGRATION_WAIT_MS}ms`)}`.execute(connection);
-    try {
-      await sql`select pg_advisory_lock(${MIGRATION_LOCK})`.execute(connection);
-    } finally {
-      await sql`reset lock_timeout`.execute(connection);
-    }
+    // table): wait for it longer than a request waits. The wait's timeouts are set local to a
+    // transaction of its own, so they hold whatever the connection's are (session parameters on
+    // PostgreSQL itself, a `set local` per statement behind a pooler) and end with it; the lock
+    // is the session's and outlives the transaction.
+    await connection.transaction().execute(async (wait) => {
+      const limit = sql.lit(`${MIGRATION_WAIT_MS}ms`);
+      await sql`set local statement_timeout = ${limit}`.execute(wait);
+      await sql`set local lock_timeout = ${limit}`.execute(wait);
+      await sql`select pg_advisory_lock(${MIGRATION_LOCK})`.execute(wait);
+    });
     try {
       return await work(connection);
     } finally {

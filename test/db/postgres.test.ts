@@ -58,26 +58,34 @@ describe.runIf(ENGINE === 'postgres')('on PostgreSQL', { timeout: 180_000 }, () 
     expect(await query<{ n: string }>(databaseUrl, 'select count(*) as n from api_keys')).toEqual([{ n: '1' }]);
   });
 
-  it("a server starting while another's migration takes longer than DATABASE_LOCK_TIMEOUT_MS waits for it, then serves", async ({
-    databaseUrl,
-  }) => {
-    // Another process migrating: it holds the migration lock for 2 s, four times the lock timeout.
-    const holder = new pg.Client({ connectionString: databaseUrl });
-    await holder.connect();
-    await holder.query(`select pg_advisory_lock(${MIGRATION_LOCK_KEY})`);
-    const released = setTimeout(() => void holder.query(`select pg_advisory_unlock(${MIGRATION_LOCK_KEY})`), 2_000);
-    try {
-      const app = await startInstanceOn(databaseUrl, { DATABASE_LOCK_TIMEOUT_MS: '500' });
+  it.for([
+    ['on a direct connection', {}],
+    ['behind a transaction pooler, migrating on DATABASE_MIGRATION_URL', { DATABASE_POOLER: 'transaction' }],
+  ] as const)(
+    "a server starting %s while another's migration outlasts both timeouts waits for it, then serves",
+    async ([, env], { databaseUrl }) => {
+      // Another process migrating: it holds the migration lock for 2 s, four times either timeout.
+      const holder = new pg.Client({ connectionString: databaseUrl });
+      await holder.connect();
+      await holder.query(`select pg_advisory_lock(${MIGRATION_LOCK_KEY})`);
+      const released = setTimeout(() => void holder.query(`select pg_advisory_unlock(${MIGRATION_LOCK_KEY})`), 2_000);
       try {
-        expect((await app.inject({ url: '/readyz' })).statusCode).toBe(200);
+        const app = await startInstanceOn(databaseUrl, {
+          DATABASE_LOCK_TIMEOUT_MS: '500',
+          DATABASE_STATEMENT_TIMEOUT_MS: '500',
+          ...('DATABASE_POOLER' in env ? { ...env, DATABASE_MIGRATION_URL: databaseUrl } : {}),
+        });
+        try {
+          expect((await app.inject({ url: '/readyz' })).statusCode).toBe(200);
+        } finally {
+          await app.close();
+        }
       } finally {
-        await app.close();
+        clearTimeout(released);
+        await holder.end();
       }
-    } finally {
-      clearTimeout(released);
-      await holder.end();
-    }
-  });
+    },
+  );
 
   it('answers 503 with Retry-After, never 500, when a statement runs out of time or the pool has no connection', async ({ makeApp }) => {
     const t = await makeApp({
