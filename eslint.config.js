@@ -96,6 +96,26 @@ export default tseslint.config(
   },
   // The layers import only downwards (LAYERS above).
   { files: ['src/**/*.ts'], plugins: { layers }, rules: { 'layers/imports': 'error' } },
+  // A statement built once is a named query of src/db/queries, which services call: the speed
+  // lives at the database's seam, and a service never holds a query frozen at build time.
+  // (The faces cannot import src/db at all: the layers rule refuses it first.)
+  {
+    files: ['src/**/*.ts'],
+    ignores: ['src/db/**', 'src/graphql/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/db/prepared-query.ts'],
+              message: 'A statement built once is a named query under src/db/queries (docs/architecture.md): import that instead.',
+            },
+          ],
+        },
+      ],
+    },
+  },
   // Yoga's plugins are Yoga's wiring, assembled in create-graphql.ts; the route, graphql-ws and
   // MCP share what the plugins share through modules of their own, never through a plugin file.
   {

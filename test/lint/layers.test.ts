@@ -44,6 +44,19 @@ describe('the layers of src/', { timeout: 60_000 }, () => {
     expect(await layering(path, code)).toEqual([expect.stringMatching(expected)]);
   });
 
+  it('refuses a service building its own statement once: that is a named query under src/db/queries', async () => {
+    const [result] = await eslint.lintText("import { preparedQuery } from '../../db/prepared-query.ts';\nexport const x = preparedQuery;", {
+      filePath: 'src/services/pets/x.ts',
+    });
+    expect(result?.messages.map((message) => [message.ruleId, message.message])).toEqual([
+      ['no-restricted-imports', expect.stringMatching(/named query under src\/db\/queries/)],
+    ]);
+    const [query] = await eslint.lintText("import { petById } from '../../db/queries/pet-by-id.ts';\nexport const x = petById;", {
+      filePath: 'src/services/pets/x.ts',
+    });
+    expect(query?.messages).toEqual([]);
+  });
+
   it('lets a face import the database’s types, and a service the database', async () => {
     expect(await layering('src/graphql/x.ts', "import type { Database } from '../db/types.ts';\nexport type X = Database;")).toEqual([]);
     expect(

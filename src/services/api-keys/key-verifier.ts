@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { DataVersion } from '../../db/data-version.ts';
-import { preparedQuery } from '../../db/prepared-query.ts';
+import { keyByHash } from '../../db/queries/key-by-hash.ts';
 import type { Database } from '../../db/types.ts';
 import { API_KEY_PATTERN, hashApiKey } from './key-format.ts';
 import { keyRefusal } from './key-states.ts';
@@ -43,18 +43,6 @@ interface Verified {
   expires: number;
 }
 
-// Every authenticated request runs this, so it is built once rather than per call. Found by
-// the whole key's hash, not its public prefix: an unknown prefix and a known prefix with a wrong
-// secret are then the same index miss, so timing cannot tell which prefixes exist.
-// The account comes along: a disabled account's keys are refused like revoked ones.
-const findKey = preparedQuery((db: Kysely<Database>, keyHash: string) =>
-  db
-    .selectFrom('api_keys')
-    .innerJoin('accounts', 'accounts.id', 'api_keys.account_id')
-    .select(['api_keys.id', 'api_keys.account_id', 'api_keys.revoked_at', 'api_keys.scopes', 'accounts.disabled_at'])
-    .where('api_keys.key_hash', '=', keyHash),
-);
-
 /**
  * Checks bearer keys. A key verified once is remembered by its SHA-256 (never the key
  * itself) until the database's data version moves: after any write the row is read again.
@@ -78,7 +66,7 @@ export function createKeyVerifier(db: Kysely<Database>, dataVersion: DataVersion
   }
 
   async function lookUp(hash: Buffer, slot: string, version: string): Promise<KeyVerdict> {
-    const [row] = await findKey(db, hash.toString('hex'));
+    const [row] = await keyByHash(db, hash.toString('hex'));
     if (!row) return null;
     const refusal = keyRefusal(row);
     // A revoked key and an unknown one are the same answer: only a disabled account is told apart.

@@ -1,10 +1,6 @@
 import type { Kysely } from 'kysely';
-import { preparedQuery } from '../../db/prepared-query.ts';
+import { rowCountByName } from '../../db/queries/row-count-by-name.ts';
 import type { Database } from '../../db/types.ts';
-
-const readCount = preparedQuery((db: Kysely<Database>, name: string) =>
-  db.selectFrom('row_counts').select('value').where('name', '=', name),
-);
 
 /**
  * A count kept by the database's triggers in the same transaction as the writes that change it
@@ -12,6 +8,6 @@ const readCount = preparedQuery((db: Kysely<Database>, name: string) =>
  * `orders:<account>`, `orders:<account>:<status>`; one never written is 0.
  */
 export async function rowCount(db: Kysely<Database>, name: string): Promise<number> {
-  const [row] = await readCount(db, name);
+  const [row] = await rowCountByName(db, name);
   return Number(row?.value ?? 0);
 }

@@ -8,7 +8,8 @@ import type { FieldNaming } from '../validation/describe-issue.ts';
 import { createValidator } from '../validation/validator.ts';
 import { listPetsQuerySchema } from './pet-schema.ts';
 import type { ListPetsQuery, Pet, PetStatus } from './pet-schema.ts';
-import { petColumns, toPet } from './to-pet.ts';
+import { petColumns } from '../../db/queries/pet-columns.ts';
+import { toPet } from './to-pet.ts';
 
 export interface PetPage extends Page<Pet> {
   /** The filter the page was read with, so a count can match it. */

@@ -1,7 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/types.ts';
 import type { Pet } from './pet-schema.ts';
-import { petColumns, toPet } from './to-pet.ts';
+import { petColumns } from '../../db/queries/pet-columns.ts';
+import { toPet } from './to-pet.ts';
 
 /**
  * Pets committed with an id above `afterId`, in id order, at most `limit`: the live feed of new

@@ -1,2 +1,4 @@
-export { readVersions, VERSIONED_TABLES } from './read-versions.ts';
-export type { Versions, VersionedTable } from './read-versions.ts';
+export { readVersions } from './read-versions.ts';
+export type { Versions } from './read-versions.ts';
+export { VERSIONED_TABLES } from '../../db/versioned-tables.ts';
+export type { VersionedTable } from '../../db/versioned-tables.ts';
