@@ -85,7 +85,8 @@ describe('relations', () => {
     expect(reads()).toEqual(['orders', 'pets']);
 
     // The same through edges and through a fragment; two pages in one operation (no pet in common):
-    // each page reads its pets in one query, whatever its size.
+    // each page reads its pets in one query, whatever its size (or both in one, when the second
+    // page is listed before the first asks for a pet).
     selects.length = 0;
     const viaEdges = `fragment P on Order { pet { name } }
       { a: orders(first: 2) { edges { node { ...P } } } b: orders(last: 1) { nodes { ... on Order { pet { id } } } } }`;
@@ -95,7 +96,9 @@ describe('relations', () => {
       a: { edges: [{ node: { pet: { name: 'batch-0' } } }, { node: { pet: { name: 'batch-1' } } }] },
       b: { nodes: [{ pet: { id: String(petIds[99]) } }] },
     });
-    expect(reads().sort()).toEqual(['orders', 'orders', 'pets', 'pets']);
+    expect(reads().filter((table) => table === 'orders')).toHaveLength(2);
+    expect(reads().filter((table) => table === 'pets').length).toBeOneOf([1, 2]);
+    expect(reads().filter((table) => table !== 'orders' && table !== 'pets')).toEqual([]);
 
     // Every shape of page (after a cursor, by status, backward) finds its own orders' pets.
     const names = async (args: string) => {

@@ -13,8 +13,7 @@ import type { Order, OrderPage } from '../../services/orders/index.ts';
 import { parseId } from '../../services/validation/parse-id.ts';
 import type { Resolvers } from '../__generated__/resolvers-types.ts';
 import { argumentNaming } from '../argument-naming.ts';
-import { loadersOf, preloadPets } from '../loaders.ts';
-import { selectsPath } from './selects-path.ts';
+import { expectPets, loadersOf, petOf } from '../loaders.ts';
 import { connectionFields, pageRequest } from './connection.ts';
 import { reading } from './reading.ts';
 
@@ -22,7 +21,7 @@ const ID_ARGUMENT = argumentNaming({ orderId: 'id' });
 
 export const orderResolvers: Resolvers = {
   Query: {
-    orders: reading(['orders'], async (_parent, { status, ...paging }, context, info) => {
+    orders: reading(['orders'], async (_parent, { status, ...paging }, context) => {
       const { query, naming, direction } = pageRequest(paging);
       const page = await listOrders(
         context.db,
@@ -30,13 +29,11 @@ export const orderResolvers: Resolvers = {
         { ...query, status: status ?? undefined },
         { naming, direction },
       );
-      // A page shown with its pets reads them now, in one query, so each order's pet is at hand.
-      if (selectsPath(info, ['nodes', 'pet']) || selectsPath(info, ['edges', 'node', 'pet'])) {
-        await preloadPets(
-          context,
-          page.items.map((order) => order.petId),
-        );
-      }
+      // Its items' pets, read in one query when the first is asked for (none when none is).
+      expectPets(
+        context,
+        page.items.map((order) => order.petId),
+      );
       return page;
     }),
     order: reading(['orders'], (_parent, { id }, context) => getOrder(context.db, requirePrincipal(context).accountId, id, ID_ARGUMENT)),
@@ -53,11 +50,8 @@ export const orderResolvers: Resolvers = {
     cancelOrder: (_parent, { id }, context) => cancelOrder(context.db, requirePrincipal(context).accountId, id, ID_ARGUMENT),
   },
   Order: {
-    // Read ahead with its page (Query.orders), else batched by the loader: one query either way.
-    pet: reading(['pets'], (order, _args, context) => {
-      const loaders = loadersOf(context);
-      return loaders.pets.get(order.petId) ?? loaders.pet.load(order.petId);
-    }),
+    // With its page's pets (Query.orders), else batched by the loader: one query either way.
+    pet: reading(['pets'], (order, _args, context) => petOf(context, order.petId)),
   },
   CancelOrderPayload: {
     cancelledOrderId: reading([], (order) => String(order.id)),
