@@ -9,3 +9,6 @@ export const VERSIONED_TABLES = { pets: 'shared', orders: 'per-account', message
 
 /** What an answer can be read from. */
 export type VersionedTable = keyof typeof VERSIONED_TABLES;
+
+/** The versioned tables' names, in the list's order: the order of the versions read. */
+export const VERSIONED_TABLE_NAMES = Object.keys(VERSIONED_TABLES) as VersionedTable[];

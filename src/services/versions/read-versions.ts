@@ -2,14 +2,12 @@ import type { Kysely } from 'kysely';
 import { versionsForAccount } from '../../db/queries/versions-for-account.ts';
 import { versionsForKey } from '../../db/queries/versions-for-key.ts';
 import type { Database } from '../../db/types.ts';
-import { VERSIONED_TABLES } from '../../db/versioned-tables.ts';
+import { VERSIONED_TABLE_NAMES } from '../../db/versioned-tables.ts';
 import type { VersionedTable } from '../../db/versioned-tables.ts';
 import type { KeyRefusal } from '../api-keys/key-states.ts';
 
 /** Each versioned table's version, as the caller sees it, as of one read. */
 export type Versions = Readonly<Record<VersionedTable, string>>;
-
-const TABLES = Object.keys(VERSIONED_TABLES) as VersionedTable[];
 
 /**
  * The versions the caller's answers are read under, in one statement with whether the calling
@@ -30,5 +28,8 @@ export async function readVersions(
   if (standing === 'revoked' || standing === 'disabled') return standing;
   // No row: the account never wrote one, itself a state (nothing), distinct from every random value.
   const found = (row ?? {}) as Partial<Record<VersionedTable, unknown>>;
-  return Object.fromEntries(TABLES.map((table) => [table, String(found[table] ?? 'none')])) as Record<VersionedTable, string>;
+  return Object.fromEntries(VERSIONED_TABLE_NAMES.map((table) => [table, String(found[table] ?? 'none')])) as Record<
+    VersionedTable,
+    string
+  >;
 }
