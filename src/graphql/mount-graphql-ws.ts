@@ -2,13 +2,13 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { getOperationAST, GraphQLError } from 'graphql';
-import type { ExecutionArgs } from 'graphql';
+import { GraphQLError } from 'graphql';
+import type { ExecutionArgs, ExecutionResult } from 'graphql';
+import { isAsyncIterable, mapAsyncIterator } from 'graphql-yoga';
 import { performance } from 'node:perf_hooks';
 import { CloseCode } from 'graphql-ws';
 import type { Context, ServerOptions } from 'graphql-ws';
 import { useServer } from 'graphql-ws/use/ws';
-import type { YogaServerInstance } from 'graphql-yoga';
 import { WebSocketServer } from 'ws';
 import type { WebSocket } from 'ws';
 import { AppError } from '../errors/index.ts';
@@ -17,18 +17,15 @@ import { authenticate } from '../http/auth/credentials.ts';
 import type { Credentials } from '../http/auth/credentials.ts';
 import type { Principal } from '../services/api-keys/index.ts';
 import { fromAppError } from './coded-error.ts';
-import type { GraphQLContext } from './context.ts';
-import type { ServerContext } from './create-graphql.ts';
+import type { RequestParams } from './http/graphql-params.ts';
+import type { Events, SubscribeOperation } from './http/run-graphql.ts';
 import { GRAPHQL_ROUTE } from '../http/route-config.ts';
-import { documentText } from './trusted-documents.ts';
 import { documentIdOf } from './trusted-document-id.ts';
 import { GRAPHQL_LIMITS } from './graphql-limits.ts';
 import type { MaybePromise } from '../http/maybe-promise.ts';
-import type { TrustedDocumentsOptions } from './trusted-documents.ts';
 
-type Yoga = YogaServerInstance<ServerContext, GraphQLContext>;
-/** Yoga's subscribe with every envelop plugin, carried to graphql-ws's subscribe in the root value. */
-type Subscriber = { subscribe: ReturnType<Yoga['getEnveloped']>['subscribe'] };
+/** The subscription's beginning, carried from onSubscribe to graphql-ws's subscribe in the root value. */
+type Subscriber = { begin: () => Promise<Events> };
 
 /** The largest message a client may send: what a GraphQL body over HTTP may be. */
 const MAX_MESSAGE_BYTES = GRAPHQL_LIMITS.maxBodyBytes;
@@ -47,8 +44,8 @@ export interface SocketLimits {
 
 export interface GraphQLWsOptions {
   credentials: Credentials;
-  /** Trusted documents, as over HTTP. */
-  trusted: TrustedDocumentsOptions;
+  /** The operation pipeline every GraphQL request runs through (http/run-graphql.ts). */
+  subscribe: SubscribeOperation;
   limits: SocketLimits;
 }
 
@@ -87,6 +84,22 @@ function forSocket(error: GraphQLError | AppError): GraphQLError {
   return new GraphQLError(coded.message, { nodes: coded.nodes, source: coded.source, positions: coded.positions, extensions });
 }
 
+/**
+ * A subscribe's payload as the parameters of a request: graphql-ws allows null where GraphQL over
+ * HTTP leaves a member out, and passes members of its own through (a trusted document's `documentId`).
+ */
+function paramsOf(payload: SubscribePayload): RequestParams {
+  const { operationName, variables, extensions } = payload;
+  return { ...payload, operationName: operationName ?? undefined, variables: variables ?? undefined, extensions: extensions ?? undefined };
+}
+
+/** Events as a socket's client sees them: each error as forSocket shows it. */
+function forSocketEvents(events: Events): Events {
+  const shown = (result: ExecutionResult): ExecutionResult =>
+    result.errors ? { ...result, errors: result.errors.map(forSocket) } : result;
+  return isAsyncIterable(events) ? mapAsyncIterator(events, shown) : shown(events);
+}
+
 /** The key a connection sends: `connectionParams.Authorization` (browsers cannot set headers on a WebSocket), or the upgrade's header. */
 function authorizationOf(params: Readonly<Record<string, unknown>> | undefined, request: IncomingMessage): string | undefined {
   const value = params?.Authorization ?? params?.authorization ?? request.headers.authorization;
@@ -112,13 +125,14 @@ function socketRequest(app: FastifyInstance, principal: Principal, authorization
 /**
  * Subscriptions over WebSocket, as graphql-ws speaks them (`graphql-transport-ws`), on the same
  * path as GraphQL over HTTP. The key comes with `connection_init` and is checked there and again
- * at each subscribe (a revoked key closes the socket); every operation runs through the same
- * envelop plugins as HTTP (limits, cost, key check, per-key cap, masking), and a key that stops
- * being valid ends its streams as over SSE. Queries and mutations go over HTTP, where rate limits
+ * at each subscribe (a revoked key closes the socket); every operation runs through the route's
+ * own pipeline (run-graphql.ts: trusted documents, limits, validation, the checks, the context,
+ * masking, the metric and spans), not a transport's plugins, and a key that stops being valid
+ * ends its streams as over SSE. Queries and mutations go over HTTP, where rate limits
  * and idempotency live. When the listener closes (shutdown), sockets close with 1001 and clients
  * reconnect elsewhere.
  */
-export function mountGraphQLWs(app: FastifyInstance, yoga: Yoga, { credentials, trusted, limits }: GraphQLWsOptions): void {
+export function mountGraphQLWs(app: FastifyInstance, { credentials, subscribe, limits }: GraphQLWsOptions): void {
   const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
 
   async function principalOf(authorization: string | undefined, address: string): Promise<Principal | AppError> {
@@ -147,29 +161,14 @@ export function mountGraphQLWs(app: FastifyInstance, yoga: Yoga, { credentials, 
       if (error instanceof AppError) return { result: [forSocket(error)], principal: found };
       throw error;
     }
-    const query = documentText(trusted, payload);
-    if (query instanceof AppError) return { result: [forSocket(query)], principal: found };
     const request = socketRequest(app, found, ctx.extra.token ?? '');
-    const enveloped = yoga.getEnveloped({ req: request, reply: null as unknown as FastifyReply });
-    let document;
-    try {
-      document = enveloped.parse(query);
-    } catch (error) {
-      return { result: [forSocket(error instanceof GraphQLError ? error : new GraphQLError(String(error)))], principal: found };
-    }
-    const errors = enveloped.validate(enveloped.schema, document);
-    if (errors.length > 0) return { result: errors.map(forSocket), principal: found };
-    if (getOperationAST(document, payload.operationName)?.operation !== 'subscription') {
+    const subscribing = subscribe(request, null as unknown as FastifyReply, paramsOf(payload));
+    if ('refused' in subscribing) return { result: subscribing.refused.map(forSocket), principal: found };
+    if (subscribing.kind !== 'subscription') {
       return { result: [forSocket(AppError.of('VALIDATION_FAILED', 'graphqlSocketSubscriptionsOnly'))], principal: found };
     }
-    const args: ExecutionArgs = {
-      schema: enveloped.schema,
-      document,
-      operationName: payload.operationName,
-      variableValues: payload.variables,
-      contextValue: await enveloped.contextFactory(),
-      rootValue: { subscribe: enveloped.subscribe },
-    };
+    // graphql-ws hands these to subscribe below, which begins the operation the pipeline prepared.
+    const args: ExecutionArgs = { ...subscribing.args, rootValue: { begin: subscribing.begin } satisfies Subscriber };
     return { result: args, principal: found };
   }
 
@@ -222,7 +221,7 @@ export function mountGraphQLWs(app: FastifyInstance, yoga: Yoga, { credentials, 
         logSubscribe(ctx, id, outcome, performance.now() - began);
         return outcome.result;
       },
-      subscribe: (args) => (args.rootValue as Subscriber).subscribe(args),
+      subscribe: async (args) => forSocketEvents(await (args.rootValue as Subscriber).begin()),
     },
     sockets,
   );

@@ -138,7 +138,7 @@ export async function mountGraphQL(
     tracing: options.tracing ?? false,
     fetchAPI: yoga.fetchAPI,
   });
-  mountGraphQLWs(app, yoga, { credentials, trusted, limits: socketLimits });
+  mountGraphQLWs(app, { credentials, subscribe: runner.subscribe, limits: socketLimits });
   if (kept) {
     useResponseCache(app, {
       ...kept,

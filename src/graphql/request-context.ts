@@ -8,7 +8,7 @@ import type { ServerContext } from './create-graphql.ts';
 
 /**
  * What the resolvers of a request's operation get, built here alone for every path that runs one
- * (the route's pipeline, so MCP's tools too; Yoga's streams; graphql-ws through Yoga): the key
+ * (the route's pipeline, so MCP's tools and graphql-ws too; Yoga's streams): the key
  * the edge checked, and, for a mutation with an Idempotency-Key, the request's transaction
  * (reads included: idempotency-hooks.ts).
  */

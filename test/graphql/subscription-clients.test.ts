@@ -8,6 +8,7 @@ import type { ClientOptions, Client as WsClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import { describe, expect, it } from '../helpers/fixtures.ts';
 import type { TestApp } from '../helpers/test-app.ts';
+import { createApiKey } from '../../src/services/api-keys/index.ts';
 
 // Each transport with the client library front ends use for it, as their docs set it up
 // (docs/graphql.md shows the same set-ups).
@@ -191,6 +192,47 @@ describe('graphql-ws: subscriptions over WebSocket', () => {
       expect(JSON.stringify(refused.state.error)).toContain(code);
     }
     await client.dispose();
+  });
+
+  it('answers a subscription refused once it began (a scope, its field, its variables) with one result and complete, as a socket shows errors', async ({
+    makeApp,
+  }) => {
+    const t = await makeApp({ METRICS_PORT: '0' });
+    const writer = (await createApiKey(t.db, 'ws-writer', { scopes: ['petstore:write'] })).key;
+    const refusedAs = async (key: string, payload: Record<string, unknown>) => {
+      const socket = await rawGraphQLWs(await t.listen(), key);
+      try {
+        socket.send({ id: '1', type: 'subscribe', payload });
+        await expect.poll(() => socket.received.some((m) => m.type === 'complete'), { timeout: 30_000 }).toBe(true);
+        return socket.received.filter((m) => m.id === '1');
+      } finally {
+        socket.close();
+      }
+    };
+    const refusal = (code: string, status: number) => [
+      {
+        id: '1',
+        type: 'next',
+        payload: { errors: [{ message: expect.any(String), locations: expect.any(Array), extensions: { code, status } }] },
+      },
+      { id: '1', type: 'complete' },
+    ];
+    expect(await refusedAs(writer, { query: PET_CREATED })).toEqual(refusal('INSUFFICIENT_SCOPE', 403));
+    expect(await refusedAs(t.key, { query: 'subscription { messageUpdated(id: "msg_1") { id } }' })).toEqual(
+      refusal('MESSAGE_NOT_FOUND', 404),
+    );
+    expect(
+      await refusedAs(t.key, { query: 'subscription($s: PetStatus) { petCreated(status: $s) { id } }', variables: { s: 'bogus' } }),
+    ).toEqual(refusal('VALIDATION_FAILED', 400));
+    // Each counted as any GraphQL error is, by its code.
+    const scrape = await t.scrape();
+    for (const code of ['INSUFFICIENT_SCOPE', 'MESSAGE_NOT_FOUND', 'VALIDATION_FAILED'])
+      expect(scrape).toMatch(
+        new RegExp(
+          `^petstore_errors_total\\{[^}]*face="graphql"[^}]*code="${code}"[^}]*\\} 1$|^petstore_errors_total\\{[^}]*code="${code}"[^}]*face="graphql"[^}]*\\} 1$`,
+          'm',
+        ),
+      );
   });
 
   it('runs a trusted document sent by its id alone (documentId, or Apollo’s extension without a query), as over HTTP', async ({

@@ -1,8 +1,8 @@
 import { performance } from 'node:perf_hooks';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { getOperationAST, Kind } from 'graphql';
-import type { DocumentNode, ExecutionResult, GraphQLError, GraphQLSchema } from 'graphql';
-import { isAsyncIterable, processRegularResult } from 'graphql-yoga';
+import { getOperationAST, GraphQLError, Kind } from 'graphql';
+import type { DocumentNode, ExecutionResult, GraphQLSchema, OperationTypeNode } from 'graphql';
+import { isAsyncIterable, mapAsyncIterator, processRegularResult } from 'graphql-yoga';
 import type { FetchAPI } from 'graphql-yoga';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/types.ts';
@@ -16,6 +16,7 @@ import type { CheckedOperation, OperationCheck } from '../checks/operation-check
 import { codedError } from '../coded-error.ts';
 import { isUnexpected } from '../mask-error.ts';
 import { withoutIncrements } from '../execution/incremental-delivery.ts';
+import { stockExecutor } from '../execution/operation-executor.ts';
 import type { Executor } from '../execution/operation-executor.ts';
 import { operationOf } from '../operation-of.ts';
 import type { DocumentParser } from '../parse-document.ts';
@@ -66,11 +67,32 @@ export type RunGraphQL = (req: FastifyRequest, reply: FastifyReply, params: Requ
 /** The operation's result with its errors masked and coded, for a face that shapes its own answer (MCP's tools). */
 export type RunOperation = (req: FastifyRequest, reply: FastifyReply, params: RequestParams) => Promise<ExecutionResult>;
 
+/** A subscription's events, or its one result when it was refused once it began (a check, its field), errors masked. */
+export type Events = ExecutionResult | AsyncIterable<ExecutionResult>;
+
+/**
+ * A subscription a transport that carries events asked for (graphql-ws): refused before it begins
+ * (the document: its text, syntax, validation, not a subscription), each error masked and coded;
+ * or the operation to begin, through the same checks, context, executor and records as every other.
+ */
+export type Subscribing =
+  { refused: readonly GraphQLError[] } | { kind: OperationTypeNode; args: CheckedOperation; begin: () => Promise<Events> };
+
+export type SubscribeOperation = (req: FastifyRequest, reply: FastifyReply, params: RequestParams) => Subscribing;
+
 export interface GraphQLRunner {
   /** The answer to a GraphQL over HTTP request, as JSON of the media type asked for. */
   answer: RunGraphQL;
   /** The result alone: the same run, checks and records, for another face to answer from. */
   result: RunOperation;
+  /** A subscription for a transport of its own (graphql-ws). */
+  subscribe: SubscribeOperation;
+}
+
+/** An operation of a document, checked to be the one to run and valid, about to pass its checks. */
+interface Prepared {
+  args: CheckedOperation;
+  kind: OperationTypeNode;
 }
 
 const untraced = <T>(_name: string, wrapped: () => T): T => wrapped();
@@ -97,15 +119,25 @@ export function graphqlRunner(options: GraphQLRunnerOptions): GraphQLRunner {
   const { schema, db, live, documents, validate, executorOf, checks, trusted, maskError, metrics, tracing, fetchAPI } = options;
   const phase = tracing ? inPhaseSpan : untraced;
 
-  function execute(args: CheckedOperation): MaybePromise<ExecutionResult> {
+  /** The run's records: its metric, its span's outcome, its unexpected errors logged (each event of a stream, which is counted when it ends). */
+  function execute(args: CheckedOperation, executor: Executor): MaybePromise<Events> {
     const done = tracing ? traceOperation(args.contextValue, args.document, args.operationName) : null;
     const began = performance.now();
-    return whenReady(executorOf(args.document, args.operationName)(args), (result) => {
+    const { type, name } = operationOf(args.document, args.operationName);
+    return whenReady(executor(args), (result) => {
       if (isAsyncIterable(result)) {
-        void result[Symbol.asyncIterator]().return?.();
-        throw STREAM_ONLY;
+        let errored = false;
+        return mapAsyncIterator(
+          result,
+          (event: ExecutionResult) => {
+            if (event.errors?.length) errored = true;
+            logUnexpected(args.contextValue, event);
+            return event;
+          },
+          undefined,
+          () => metrics.operation(type, name, errored, (performance.now() - began) / 1000),
+        );
       }
-      const { type, name } = operationOf(args.document, args.operationName);
       metrics.operation(type, name, Boolean(result.errors?.length), (performance.now() - began) / 1000);
       done?.(result);
       if (result.errors?.length) logUnexpected(args.contextValue, result);
@@ -113,8 +145,8 @@ export function graphqlRunner(options: GraphQLRunnerOptions): GraphQLRunner {
     });
   }
 
-  /** The operation's result, or the refusal (thrown) that stops it before it runs. */
-  function operate(req: FastifyRequest, reply: FastifyReply, params: RequestParams): MaybePromise<ExecutionResult> {
+  /** The operation to run, or the refusal (thrown) or validation errors (returned) that stop it before its checks. */
+  function prepare(req: FastifyRequest, reply: FastifyReply, params: RequestParams, streams: boolean): Prepared | ExecutionResult {
     const text = documentText(trusted, params);
     if (text instanceof AppError) throw text;
     const document = phase('graphql.parse', () => documents.parse(text));
@@ -128,21 +160,82 @@ export function graphqlRunner(options: GraphQLRunnerOptions): GraphQLRunner {
     if (invalid.length > 0) return { errors: invalid };
     const args: CheckedOperation = {
       schema,
-      // Increments asked for (@defer, @stream) are answered whole here: this path answers JSON.
-      document: withoutIncrements(document),
+      // Increments asked for (@defer, @stream) are answered whole where the answer is JSON.
+      document: streams ? document : withoutIncrements(document),
       operationName: params.operationName,
       variableValues: params.variables,
       contextValue: requestContext(req, reply, db, live),
     };
-    const run = () => {
-      // Checked like any operation (the key first), then refused: its events need a stream.
-      if (operation.operation === 'subscription') throw STREAM_ONLY;
-      return execute(args);
+    return { args, kind: operation.operation };
+  }
+
+  /** The checks (the key first), then the run; a subscription only where its events can go. */
+  function run({ args, kind }: Prepared, streams: boolean): MaybePromise<Events> {
+    const go = () => {
+      if (kind === 'subscription' && !streams) throw STREAM_ONLY;
+      // Events (a subscription's, or increments) come from the stock executor; JIT compiles whole answers.
+      const events = execute(args, streams || kind === 'subscription' ? stockExecutor : executorOf(args.document, args.operationName));
+      if (streams) return events;
+      return whenReady(events, (result) => {
+        if (!isAsyncIterable(result)) return result;
+        void result[Symbol.asyncIterator]().return?.();
+        throw STREAM_ONLY;
+      });
     };
-    return phase('graphql.execute', () => {
+    return phase(kind === 'subscription' ? 'graphql.subscribe' : 'graphql.execute', () => {
       const checked = runChecks(checks, args);
-      return checked instanceof Promise ? checked.then(run) : run();
+      return checked instanceof Promise ? checked.then(go) : go();
     });
+  }
+
+  /** The operation's result, or the refusal (thrown) that stops it before it runs. */
+  function operate(req: FastifyRequest, reply: FastifyReply, params: RequestParams): MaybePromise<ExecutionResult> {
+    const prepared = prepare(req, reply, params, false);
+    return 'args' in prepared ? (run(prepared, false) as MaybePromise<ExecutionResult>) : prepared;
+  }
+
+  /** Errors as clients see them: the one boundary's shape (mask-error.ts). */
+  const masked = (outcome: ExecutionResult): ExecutionResult =>
+    outcome.errors === undefined ? outcome : { ...outcome, errors: outcome.errors.map((error) => maskError(error) as GraphQLError) };
+
+  /** A refusal thrown before anything ran, as a result; a fault there (not a refusal) is logged as a resolver's would be. */
+  function refusal(req: FastifyRequest, error: unknown): ExecutionResult {
+    if (isUnexpected(error)) req.log.error({ err: error }, 'GraphQL request failed');
+    return { errors: [error as GraphQLError] };
+  }
+
+  function subscribe(req: FastifyRequest, reply: FastifyReply, params: RequestParams): Subscribing {
+    let prepared;
+    try {
+      prepared = prepare(req, reply, params, true);
+    } catch (error) {
+      prepared = refusal(req, error);
+    }
+    if (!('args' in prepared)) {
+      const refused = masked(prepared);
+      countErrors(metrics, refused);
+      return { refused: refused.errors ?? [] };
+    }
+    const ready = prepared;
+    const begin = async (): Promise<Events> => {
+      let events: Events;
+      try {
+        events = await run(ready, true);
+      } catch (error) {
+        events = refusal(req, error);
+      }
+      if (isAsyncIterable(events))
+        return mapAsyncIterator(events, (event: ExecutionResult) => {
+          const shown = masked(event);
+          countErrors(metrics, shown);
+          return shown;
+        });
+      // Refused once it began (a check, its field, its variables): the spec's request error, with no data and no path.
+      const refused = masked({ ...events, errors: events.errors?.map(asRequestError) });
+      countErrors(metrics, refused);
+      return refused;
+    };
+    return { kind: ready.kind, args: ready.args, begin };
   }
 
   async function result(req: FastifyRequest, reply: FastifyReply, params: RequestParams): Promise<ExecutionResult> {
@@ -151,12 +244,9 @@ export function graphqlRunner(options: GraphQLRunnerOptions): GraphQLRunner {
       outcome = await operate(req, reply, params);
     } catch (error) {
       if (error === STREAM_ONLY) throw error;
-      // Refused before anything ran; a fault there (not a refusal) is logged as a resolver's would be.
-      if (isUnexpected(error)) req.log.error({ err: error }, 'GraphQL request failed');
-      outcome = { errors: [error as GraphQLError] };
+      outcome = refusal(req, error);
     }
-    if (outcome.errors === undefined) return outcome;
-    return { ...outcome, errors: outcome.errors.map((error) => maskError(error) as GraphQLError) };
+    return masked(outcome);
   }
 
   async function answer(req: FastifyRequest, reply: FastifyReply, params: RequestParams, mediaType: JsonType): Promise<JsonAnswer> {
@@ -182,5 +272,14 @@ export function graphqlRunner(options: GraphQLRunnerOptions): GraphQLRunner {
     };
   }
 
-  return { answer, result };
+  return { answer, result, subscribe };
+}
+
+/**
+ * The spec's word for an error creating the source stream is a request error: no data, no path.
+ * graphql-js gives it the field's path, which would make it a field error.
+ */
+function asRequestError(error: GraphQLError): GraphQLError {
+  if (!error.path) return error;
+  return new GraphQLError(error.message, { nodes: error.nodes, originalError: error.originalError, extensions: error.extensions });
 }

@@ -29,7 +29,7 @@ export function useOperationMetrics<Context extends object>(metrics: Metrics): P
       };
     },
     // A subscription is counted once it ends (its lifetime the duration, errored if any event
-    // carried an error), on whichever transport carried it: SSE, multipart or graphql-ws.
+    // carried an error), on the transports Yoga carries: SSE and multipart (graphql-ws's are counted by the route's pipeline, run-graphql.ts).
     onSubscribe({ args }) {
       const began = performance.now();
       const { type, name } = operationOf(args.document, args.operationName);
