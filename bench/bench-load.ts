@@ -41,6 +41,8 @@ export interface LoadSettings {
   /** Seconds per round. */
   duration: number;
   rounds: number;
+  /** Each side loaded first, unmeasured; false only in the smoke, which proves a run, not a figure. */
+  warmUp: boolean;
 }
 
 export const gql = (query: string): Request => ({ method: 'POST', path: '/graphql', body: JSON.stringify({ query }) });
@@ -105,7 +107,7 @@ export async function load({ server, request, key }: Side, seconds: number, scen
 
 /** A warm-up (JIT, caches, connections; not measured), then interleaved rounds: a, b, a, b … */
 export async function sideBySide(a: Side, b: Side, expectStatus: Status, settings: LoadSettings): Promise<[Run[], Run[]]> {
-  for (const side of [a, b]) await load(side, Math.min(2, settings.duration), expectStatus, settings.connections);
+  if (settings.warmUp) for (const side of [a, b]) await load(side, Math.min(2, settings.duration), expectStatus, settings.connections);
   const ra: Run[] = [];
   const rb: Run[] = [];
   // Which side goes first alternates: a side that always ran first or second could carry a bias

@@ -46,7 +46,8 @@ const rounds = smoke ? 1 : Number(values.rounds);
 const petCount = smoke ? 500 : Number(values.pets);
 const scalePets = smoke ? 20_000 : Number(values['scale-pets']);
 const scaleOnly = values['scale-only'] ?? false;
-const settings: LoadSettings = { connections, duration, rounds };
+// The smoke (CI) measures nothing: no warm-up, one round of a second.
+const settings: LoadSettings = { connections, duration, rounds, warmUp: !smoke };
 
 /** `K=V,K=V` as an environment. */
 function envList(text: string): Record<string, string> {
