@@ -101,34 +101,25 @@ export default tseslint.config(
   // (The faces cannot import src/db at all: the layers rule refuses it first.)
   {
     files: ['src/**/*.ts'],
-    ignores: ['src/db/**', 'src/graphql/**'],
+    ignores: ['src/db/**'],
     rules: {
       'no-restricted-imports': [
         'error',
         {
+          // One pipeline: every GraphQL operation, whatever carries it, runs through
+          // src/graphql/http/run-graphql.ts; a transport only frames what it answers.
+          paths: [
+            {
+              name: 'graphql-yoga',
+              importNames: ['createYoga', 'envelop', 'useEnvelop', 'makeExecute', 'makeSubscribe'],
+              message:
+                'Every GraphQL operation runs through the one pipeline (src/graphql/http/run-graphql.ts, docs/architecture.md): from graphql-yoga take only its result helpers.',
+            },
+          ],
           patterns: [
             {
               group: ['**/db/prepared-query.ts'],
               message: 'A statement built once is a named query under src/db/queries (docs/architecture.md): import that instead.',
-            },
-          ],
-        },
-      ],
-    },
-  },
-  // Yoga's plugins are Yoga's wiring, assembled in create-graphql.ts; the route, graphql-ws and
-  // MCP share what the plugins share through modules of their own, never through a plugin file.
-  {
-    files: ['src/graphql/**/*.ts'],
-    ignores: ['src/graphql/plugins/**', 'src/graphql/create-graphql.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              group: ['./plugins/*', '../plugins/*'],
-              message: 'Only create-graphql.ts assembles Yoga’s plugins: import what they share from its own module.',
             },
           ],
         },

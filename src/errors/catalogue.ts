@@ -164,7 +164,6 @@ export const errorCatalogue = {
   NOT_ACCEPTABLE: {
     status: 406,
     messages: {
-      default: 'The answer can only be JSON: send Accept: application/json (GraphQL also takes application/graphql-response+json).',
       graphqlNothingAcceptable:
         'GraphQL answers as JSON or as a stream: send Accept: application/json (or application/graphql-response+json) for queries and mutations, text/event-stream or multipart/mixed for subscriptions.',
       mcpJson: 'MCP answers here are JSON: send Accept: application/json, text/event-stream (or application/json).',

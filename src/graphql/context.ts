@@ -1,4 +1,4 @@
-import type { FastifyBaseLogger } from 'fastify';
+import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/types.ts';
 import type { Principal } from '../services/api-keys/index.ts';
@@ -15,4 +15,10 @@ export interface GraphQLContext {
   idempotent: boolean;
   /** Where subscriptions get their events. */
   live: LiveFeed;
+}
+
+/** The request an operation runs for, beside what its resolvers get (a graphql-ws subscribe's is made for it; it has no reply). */
+export interface ServerContext {
+  req: FastifyRequest;
+  reply: FastifyReply;
 }

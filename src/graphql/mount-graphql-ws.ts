@@ -18,7 +18,7 @@ import type { Credentials } from '../http/auth/credentials.ts';
 import type { Principal } from '../services/api-keys/index.ts';
 import { fromAppError } from './coded-error.ts';
 import type { RequestParams } from './http/graphql-params.ts';
-import type { Events, SubscribeOperation } from './http/run-graphql.ts';
+import type { Events, StreamOperation } from './http/run-graphql.ts';
 import { GRAPHQL_ROUTE } from '../http/route-config.ts';
 import { documentIdOf } from './trusted-document-id.ts';
 import { GRAPHQL_LIMITS } from './graphql-limits.ts';
@@ -45,7 +45,7 @@ export interface SocketLimits {
 export interface GraphQLWsOptions {
   credentials: Credentials;
   /** The operation pipeline every GraphQL request runs through (http/run-graphql.ts). */
-  subscribe: SubscribeOperation;
+  stream: StreamOperation;
   limits: SocketLimits;
 }
 
@@ -132,7 +132,7 @@ function socketRequest(app: FastifyInstance, principal: Principal, authorization
  * and idempotency live. When the listener closes (shutdown), sockets close with 1001 and clients
  * reconnect elsewhere.
  */
-export function mountGraphQLWs(app: FastifyInstance, { credentials, subscribe, limits }: GraphQLWsOptions): void {
+export function mountGraphQLWs(app: FastifyInstance, { credentials, stream, limits }: GraphQLWsOptions): void {
   const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
 
   async function principalOf(authorization: string | undefined, address: string): Promise<Principal | AppError> {
@@ -162,7 +162,7 @@ export function mountGraphQLWs(app: FastifyInstance, { credentials, subscribe, l
       throw error;
     }
     const request = socketRequest(app, found, ctx.extra.token ?? '');
-    const subscribing = subscribe(request, null as unknown as FastifyReply, paramsOf(payload));
+    const subscribing = stream(request, null as unknown as FastifyReply, paramsOf(payload));
     if ('refused' in subscribing) return { result: subscribing.refused.map(forSocket), principal: found };
     if (subscribing.kind !== 'subscription') {
       return { result: [forSocket(AppError.of('VALIDATION_FAILED', 'graphqlSocketSubscriptionsOnly'))], principal: found };

@@ -1,6 +1,12 @@
 import { Readable } from 'node:stream';
+import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { DocumentNode } from 'graphql';
+import { isAsyncIterable } from 'graphql-yoga';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/types.ts';
+import type { LiveFeed } from '../services/live/live-feed.ts';
+import type { Metrics } from '../telemetry/metrics-types.ts';
 import { buildSalt } from '../config/version.ts';
 import { AppError } from '../errors/index.ts';
 import { errorHandler, sendErrorBody } from '../http/errors/error-handler.ts';
@@ -21,8 +27,7 @@ import { limitCost } from './checks/limit-cost.ts';
 import { requireKey } from './checks/require-key.ts';
 import { requireScopes } from './checks/require-scopes.ts';
 import { checkStreamCounts } from './checks/stream-counts.ts';
-import { createGraphQL } from './create-graphql.ts';
-import type { GraphQLOptions, ServerContext } from './create-graphql.ts';
+import type { ServerContext } from './context.ts';
 import { documentValidator } from './execution/document-validator.ts';
 import { operationExecutors } from './execution/operation-executor.ts';
 import { graphiqlPage } from './graphiql-page.ts';
@@ -33,6 +38,7 @@ import { answerKinds } from './http/answer-kind.ts';
 import type { AnswerKind } from './http/answer-kind.ts';
 import { frameAnswer, STATUS_RULES_OF } from './http/frame-answer.ts';
 import { graphqlRunner, STREAM_ONLY } from './http/run-graphql.ts';
+import { streamAnswer } from './http/stream-answer.ts';
 import { createMaskError } from './mask-error.ts';
 import { mountGraphQLWs } from './mount-graphql-ws.ts';
 import type { SocketLimits } from './mount-graphql-ws.ts';
@@ -44,7 +50,6 @@ import { mountSchemaSdl } from './schema-sdl.ts';
 import { missingScope, operationScopes } from './scopes.ts';
 import { trustedDocumentsPolicy } from './trusted-documents.ts';
 import { useResponseCache } from './use-response-cache.ts';
-import { yogaWholePath } from './yoga-whole-path.ts';
 
 /**
  * What the parsed documents a server remembers may hold in memory (estimated): about a thousand
@@ -52,10 +57,17 @@ import { yogaWholePath } from './yoga-whole-path.ts';
  */
 const DOCUMENT_CACHE_BYTES = 32 * 1024 * 1024;
 
-export interface MountGraphQLOptions extends Omit<
-  GraphQLOptions,
-  'log' | 'documents' | 'schema' | 'graphiql' | 'maskError' | 'validate' | 'checks'
-> {
+export interface MountGraphQLOptions {
+  db: Kysely<Database>;
+  live: LiveFeed;
+  /** Production runs only trusted documents, where there are any; its errors say less. */
+  production?: boolean;
+  /** Trusted documents by id; in production, the only operations that run. */
+  trustedDocuments?: ReadonlyMap<string, string> | null;
+  /** Operations and errors counted; nothing while metrics are off. */
+  metrics?: Metrics;
+  /** GraphQL's phases as spans (operation-spans.ts). */
+  tracing?: boolean;
   /** Introspection (`__schema`, `__type`) answered; off: refused as a validation error. */
   introspection?: boolean;
   /** Queries and mutations run compiled by graphql-jit (same answers; off to compare). */
@@ -77,11 +89,12 @@ export interface MountGraphQLOptions extends Omit<
 }
 
 /**
- * GraphQL at /graphql inside the Fastify app, beside REST. Queries and mutations, over GET and
- * POST, take one path: the parameters Fastify has read go straight into the server's own operation
- * pipeline (http/run-graphql.ts). Yoga's HTTP handling serves only what only it does: streams
- * (subscriptions over SSE and multipart). GraphiQL's page, its assets and graphql-ws are beside.
- * Returns the pipeline as other faces run operations through it (MCP's tools).
+ * GraphQL at /graphql inside the Fastify app, beside REST. Every operation, over GET and POST,
+ * as JSON or as a stream (SSE, multipart), and every graphql-ws subscribe, takes one path: the
+ * parameters Fastify has read go straight into the server's own operation pipeline
+ * (http/run-graphql.ts); the transports only frame what it answers (http/stream-answer.ts,
+ * mount-graphql-ws.ts). GraphiQL's page and its assets are beside. Returns the pipeline as other
+ * faces run operations through it (MCP's tools).
  */
 export async function mountGraphQL(
   app: FastifyInstance,
@@ -119,7 +132,6 @@ export async function mountGraphQL(
     ...(messageQuota ? [chargeMessages(messageQuota)] : []),
   ];
   const graphiql = withGraphiQL ? graphiqlPage(`${GRAPHQL_ROUTE}/assets`) : null;
-  const yoga = await createGraphQL({ ...options, documents, schema, graphiql, maskError, validate, checks, log: app.log });
   if (graphiql) mountGraphiQLAssets(app, graphiql);
   mountSchemaSdl(app, `${GRAPHQL_ROUTE}/schema.graphql`, schema, { open: introspection });
   const trusted = trustedDocumentsPolicy(production, options.trustedDocuments ?? null);
@@ -136,9 +148,8 @@ export async function mountGraphQL(
     maskError,
     metrics,
     tracing: options.tracing ?? false,
-    fetchAPI: yoga.fetchAPI,
   });
-  mountGraphQLWs(app, { credentials, subscribe: runner.subscribe, limits: socketLimits });
+  mountGraphQLWs(app, { credentials, stream: runner.stream, limits: socketLimits });
   if (kept) {
     useResponseCache(app, {
       ...kept,
@@ -183,7 +194,7 @@ export async function mountGraphQL(
     handler: async (req, reply) => {
       const wanted = answerKind(req);
       if (wanted.kind === 'page' && graphiql) return sendGraphiQL(req, reply, await graphiql.html());
-      if (wanted.kind === 'stream') return sendStream(reply, await yogaWholePath(yoga, req, reply));
+      if (wanted.kind === 'stream') return sendEvents(req, reply, wanted);
       if (wanted.kind !== 'json' && wanted.kind !== 'framed') return sendErrorBody(reply, NOTHING_ACCEPTABLE);
       let answer;
       try {
@@ -196,6 +207,21 @@ export async function mountGraphQL(
       return reply.code(answer.status).headers(answer.headers).type(answer.type).send(answer.body);
     },
   });
+  /**
+   * A subscription, or a query's increments, to a client that takes a stream: the pipeline's events
+   * framed for it; a result that comes alone (a refusal) as JSON where the client takes JSON.
+   */
+  async function sendEvents(req: FastifyRequest, reply: FastifyReply, wanted: AnswerKind & { kind: 'stream' }): Promise<FastifyReply> {
+    const streaming = runner.stream(req, reply, graphqlParams(req));
+    const began = 'refused' in streaming ? null : streaming;
+    const events = began ? await began.begin() : { errors: [...('refused' in streaming ? streaming.refused : [])] };
+    if (!isAsyncIterable(events) && wanted.json) {
+      const answer = await runner.json(events, wanted.json);
+      return reply.code(answer.status).headers(answer.headers).type(answer.type).send(answer.body);
+    }
+    return sendStream(reply, await streamAnswer(wanted.type, began?.kind ?? null, events));
+  }
+
   return {
     schema,
     scopesOf: (document, operationName) => scopesOf(document, operationName),
@@ -252,24 +278,13 @@ function mountGraphiQLAssets(app: FastifyInstance, page: GraphiQLPage): void {
   );
 }
 
-/** Sends what Yoga's stream handling answered (SSE or multipart, or a refusal before the stream) through Fastify. */
+/** Sends a stream's framed answer (SSE or multipart: events as they come, or a result that came alone) through Fastify. */
 async function sendStream(reply: FastifyReply, response: Response): Promise<FastifyReply> {
-  // Yoga answers an Accept header it cannot serve with an empty 406 whose Accept lists what it could send.
-  if (response.status === 406) {
-    await response.body?.cancel();
-    const streamsOnly = !(response.headers.get('accept') ?? 'application/json').includes('application/json');
-    return sendErrorBody(reply, streamsOnly ? STREAM_ONLY : new AppError('NOT_ACCEPTABLE'));
-  }
   response.headers.forEach((value, key) => {
     reply.header(key, value);
   });
   reply.status(response.status);
-  // A stream goes out as it comes. (The type first: reading `body` makes a stream.)
-  if (/^(text\/event-stream|multipart\/mixed)/.test(response.headers.get('content-type') ?? '') && response.body) {
-    // A proxy that buffers answers (nginx) would hold events back: this one goes out as written.
-    reply.header('X-Accel-Buffering', 'no');
-    // Yoga's body is its fetch ponyfill's stream, which Readable.fromWeb refuses; it is async-iterable.
-    return reply.send(Readable.from(response.body as unknown as AsyncIterable<Uint8Array>, { objectMode: false }));
-  }
-  return reply.send(await response.text());
+  // A proxy that buffers answers (nginx) would hold events back: this one goes out as written.
+  reply.header('X-Accel-Buffering', 'no');
+  return reply.send(response.body ? Readable.fromWeb(response.body as NodeReadableStream<Uint8Array>) : '');
 }

@@ -2,7 +2,7 @@ import { context, SpanStatusCode, trace } from '@opentelemetry/api';
 import type { DocumentNode, ExecutionResult } from 'graphql';
 import { endingWhenDone, TRACER_NAME } from '../services/traced.ts';
 import { serverSpanOf } from '../telemetry/server-spans.ts';
-import type { ServerContext } from './create-graphql.ts';
+import type { ServerContext } from './context.ts';
 import { operationOf } from './operation-of.ts';
 
 /** Runs `wrapped` in a span named `name`, active while it runs, ended once it has finished. */

@@ -18,7 +18,7 @@ export interface DocumentParser {
    * The document `text` parses to, within every limit (graphql-limits.ts), or the coded error to
    * answer with (thrown): too large, too many tokens, not GraphQL, over a limit. Remembered by
    * text, so each document is parsed and checked once, whoever asks first: the response cache
-   * before the route runs, the route, Yoga's streams, a WebSocket subscribe, MCP's tools.
+   * before the route runs, the route (JSON or a stream), a WebSocket subscribe, MCP's tools.
    */
   parse(text: string): DocumentNode;
   /** The estimated memory of the documents and refusals remembered now. */

@@ -16,7 +16,7 @@ export function trustedDocumentsPolicy(production: boolean, documents: ReadonlyM
 /**
  * The text an operation runs under the policy: the manifest's document when it names one,
  * else its own text where text may run; the refusal where neither. Every path applies it: the
- * route, the response cache, graphql-ws, Yoga's streams (plugins/use-trusted-documents.ts).
+ * route's pipeline (JSON, streams, graphql-ws, MCP's tools) and the response cache.
  */
 export function documentText(
   { documents, only }: TrustedDocumentsOptions,

@@ -4,7 +4,7 @@ import { describe, expect, it } from '../helpers/fixtures.ts';
 
 // The GraphQL face's structure as lint rules, so a newcomer is stopped by `npm run lint`: what the
 // server knows about a document is one entry (src/graphql/document-entry.ts), so a cache of its
-// own keyed by a document is refused; Yoga's plugins are assembled in create-graphql.ts alone.
+// own keyed by a document is refused; no second pipeline is built from Yoga's (createYoga, envelop).
 
 const eslint = new ESLint({ cwd: fileURLToPath(new URL('../../', import.meta.url)) });
 
@@ -28,21 +28,21 @@ describe('one cache entry per document', { timeout: 60_000 }, () => {
   });
 });
 
-describe('Yoga’s plugins, assembled in one place', { timeout: 60_000 }, () => {
+describe('one pipeline: no second one built from Yoga', { timeout: 60_000 }, () => {
   async function restricted(path: string, code: string): Promise<string[]> {
     const [result] = await eslint.lintText(code, { filePath: path });
     return (result?.messages ?? []).filter((message) => message.ruleId === 'no-restricted-imports').map((message) => message.message);
   }
 
-  it('refuses the route importing from a plugin file', async () => {
-    const code = "import { useTracing } from '../plugins/use-tracing.ts';\nexport const x = useTracing;";
-    expect(await restricted('src/graphql/http/x.ts', code)).toEqual([
-      expect.stringMatching(/Only create-graphql.ts assembles Yoga’s plugins/),
-    ]);
+  it.for([
+    ['src/graphql/x.ts', "import { createYoga } from 'graphql-yoga';\nexport const x = createYoga;"],
+    ['src/mcp/x.ts', "import { envelop } from 'graphql-yoga';\nexport const x = envelop;"],
+  ])('refuses %s building one', async ([path, code]) => {
+    expect(await restricted(path ?? '', code ?? '')).toEqual([expect.stringMatching(/runs through the one pipeline/)]);
   });
 
-  it('lets create-graphql.ts assemble them', async () => {
-    const code = "import { useTracing } from './plugins/use-tracing.ts';\nexport const x = useTracing;";
-    expect(await restricted('src/graphql/create-graphql.ts', code)).toEqual([]);
+  it('lets a transport take Yoga’s result helpers', async () => {
+    const code = "import { getSSEProcessor } from 'graphql-yoga';\nexport const x = getSSEProcessor;";
+    expect(await restricted('src/graphql/http/x.ts', code)).toEqual([]);
   });
 });

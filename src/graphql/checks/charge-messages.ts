@@ -1,5 +1,5 @@
 import type { MaybePromise } from '../../http/maybe-promise.ts';
-import type { ServerContext } from '../create-graphql.ts';
+import type { ServerContext } from '../context.ts';
 import { rootFields, writtenRootFields } from '../root-fields.ts';
 import type { OperationCheck } from './operation-check.ts';
 

@@ -1,7 +1,6 @@
 import type { ExecutionArgs } from 'graphql';
 import type { MaybePromise } from '../../http/maybe-promise.ts';
-import type { GraphQLContext } from '../context.ts';
-import type { ServerContext } from '../create-graphql.ts';
+import type { GraphQLContext, ServerContext } from '../context.ts';
 
 /** What a check reads of an operation about to run: its document, chosen operation, variables as sent, and context. */
 export interface CheckedOperation extends ExecutionArgs {
@@ -11,7 +10,7 @@ export interface CheckedOperation extends ExecutionArgs {
 /**
  * A rule an operation must pass before anything of it runs: it throws the coded refusal (or
  * rejects with it). The same checks, in the same order, guard every way an operation runs:
- * queries and mutations on the GraphQL route, streams through Yoga (use-operation-checks.ts).
+ * the one pipeline's (http/run-graphql.ts), whichever transport carries the operation.
  */
 export type OperationCheck = (operation: CheckedOperation) => MaybePromise<void>;
 

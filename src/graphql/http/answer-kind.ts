@@ -10,11 +10,16 @@ import type { JsonType, StreamType } from './negotiate.ts';
 
 /**
  * How one request is answered: as JSON; its one result framed as a stream of one event (the
- * client takes only streams, the operation needs none); as a stream of many (Yoga's); with
- * GraphiQL's page; or 406.
+ * client takes only streams, the operation needs none); as a stream of many, of `type` (a
+ * result that comes alone goes out as `json` where the client takes JSON); with GraphiQL's
+ * page; or 406.
  */
 export type AnswerKind =
-  { kind: 'json'; type: JsonType } | { kind: 'framed'; type: StreamType } | { kind: 'stream' } | { kind: 'page' } | { kind: 'none' };
+  | { kind: 'json'; type: JsonType }
+  | { kind: 'framed'; type: StreamType }
+  | { kind: 'stream'; type: StreamType; json: JsonType | null }
+  | { kind: 'page' }
+  | { kind: 'none' };
 
 export interface AnswerKindOptions {
   /** Whether the route serves GraphiQL to browsers (their GETs are pages, not queries). */
@@ -51,8 +56,13 @@ export function answerKinds({ withPage, trusted, documents }: AnswerKindOptions)
     let kind = decided.get(req);
     if (kind) return kind;
     const wanted = wantedAnswer(req.headers.accept, req.method, withPage);
-    if (wanted.kind === 'json') kind = wanted.stream && needsStream(req) ? { kind: 'stream' } : { kind: 'json', type: wanted.type };
-    else if (wanted.kind === 'stream') kind = needsStream(req) ? { kind: 'stream' } : { kind: 'framed', type: wanted.type };
+    if (wanted.kind === 'json')
+      kind =
+        wanted.stream && needsStream(req)
+          ? { kind: 'stream', type: wanted.stream, json: wanted.type }
+          : { kind: 'json', type: wanted.type };
+    else if (wanted.kind === 'stream')
+      kind = needsStream(req) ? { kind: 'stream', type: wanted.type, json: null } : { kind: 'framed', type: wanted.type };
     else kind = wanted;
     decided.set(req, kind);
     return kind;

@@ -9,11 +9,11 @@ const STREAM_TYPES = ['text/event-stream', 'multipart/mixed'] as const;
 export type StreamType = (typeof STREAM_TYPES)[number];
 
 /**
- * What a request may be answered with: a JSON type (and whether a stream would do too, for an
- * operation only a stream can answer), only a stream, GraphiQL's page, or nothing this serves.
+ * What a request may be answered with: a JSON type (and the stream type it takes too, if any, for
+ * an operation only a stream can answer), only a stream, GraphiQL's page, or nothing this serves.
  */
 export type Wanted =
-  { kind: 'json'; type: JsonType; stream: boolean } | { kind: 'stream'; type: StreamType } | { kind: 'page' } | { kind: 'none' };
+  { kind: 'json'; type: JsonType; stream: StreamType | null } | { kind: 'stream'; type: StreamType } | { kind: 'page' } | { kind: 'none' };
 
 interface Range {
   type: string;
@@ -62,7 +62,7 @@ function negotiate(accept: string | undefined, method: string, withPage: boolean
     // Higher q wins; then the type listed first; a tie on one wildcard keeps application/json, which every client reads.
     if (q > 0 && (!chosen || q > chosen.q || (q === chosen.q && at <= chosen.at))) chosen = { type, q, at };
   }
-  if (chosen) return { kind: 'json', type: chosen.type, stream: streamType !== null };
+  if (chosen) return { kind: 'json', type: chosen.type, stream: streamType?.type ?? null };
   return streamType ? { kind: 'stream', type: streamType.type } : { kind: 'none' };
 }
 

@@ -3,7 +3,6 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { getOperationAST, GraphQLError, Kind } from 'graphql';
 import type { DocumentNode, ExecutionResult, GraphQLSchema, OperationTypeNode } from 'graphql';
 import { isAsyncIterable, mapAsyncIterator, processRegularResult } from 'graphql-yoga';
-import type { FetchAPI } from 'graphql-yoga';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/types.ts';
 import { AppError, retryAfterSeconds } from '../../errors/index.ts';
@@ -26,6 +25,7 @@ import { inPhaseSpan, traceOperation } from '../operation-spans.ts';
 import { documentText } from '../trusted-documents.ts';
 import type { TrustedDocumentsOptions } from '../trusted-documents.ts';
 import { requestContext } from '../request-context.ts';
+import { FETCH_API } from './fetch-api.ts';
 import type { RequestParams } from './graphql-params.ts';
 import type { JsonType } from './negotiate.ts';
 
@@ -58,8 +58,6 @@ export interface GraphQLRunnerOptions {
   metrics: Metrics;
   /** GraphQL's phases as spans (operation-spans.ts). */
   tracing: boolean;
-  /** For the answers with errors, shaped by Yoga's result processing (its GraphQL over HTTP status rules). */
-  fetchAPI: FetchAPI;
 }
 
 export type RunGraphQL = (req: FastifyRequest, reply: FastifyReply, params: RequestParams, mediaType: JsonType) => Promise<JsonAnswer>;
@@ -67,26 +65,32 @@ export type RunGraphQL = (req: FastifyRequest, reply: FastifyReply, params: Requ
 /** The operation's result with its errors masked and coded, for a face that shapes its own answer (MCP's tools). */
 export type RunOperation = (req: FastifyRequest, reply: FastifyReply, params: RequestParams) => Promise<ExecutionResult>;
 
-/** A subscription's events, or its one result when it was refused once it began (a check, its field), errors masked. */
+/**
+ * What a stream carries, errors masked: a subscription's events or a query's increments (@defer,
+ * @stream), or one result (refused once it began: a check, a subscription's field; or a query
+ * with nothing left to send later).
+ */
 export type Events = ExecutionResult | AsyncIterable<ExecutionResult>;
 
 /**
- * A subscription a transport that carries events asked for (graphql-ws): refused before it begins
- * (the document: its text, syntax, validation, not a subscription), each error masked and coded;
- * or the operation to begin, through the same checks, context, executor and records as every other.
+ * An operation for a transport that carries events (SSE, multipart, graphql-ws): refused before it
+ * begins (its text, syntax, validation), each error masked and coded; or the operation to begin,
+ * through the same checks, context, executor and records as every other.
  */
-export type Subscribing =
+export type Streaming =
   { refused: readonly GraphQLError[] } | { kind: OperationTypeNode; args: CheckedOperation; begin: () => Promise<Events> };
 
-export type SubscribeOperation = (req: FastifyRequest, reply: FastifyReply, params: RequestParams) => Subscribing;
+export type StreamOperation = (req: FastifyRequest, reply: FastifyReply, params: RequestParams) => Streaming;
 
 export interface GraphQLRunner {
   /** The answer to a GraphQL over HTTP request, as JSON of the media type asked for. */
   answer: RunGraphQL;
   /** The result alone: the same run, checks and records, for another face to answer from. */
   result: RunOperation;
-  /** A subscription for a transport of its own (graphql-ws). */
-  subscribe: SubscribeOperation;
+  /** An operation whose answer is a stream (a subscription, increments), for the transport that frames it. */
+  stream: StreamOperation;
+  /** A result as a JSON answer of `mediaType`, its status by GraphQL over HTTP's rules. */
+  json: (outcome: ExecutionResult, mediaType: JsonType) => Promise<JsonAnswer>;
 }
 
 /** An operation of a document, checked to be the one to run and valid, about to pass its checks. */
@@ -106,17 +110,18 @@ function noOperation(document: DocumentNode, operationName: string | undefined):
 }
 
 /**
- * The one path of queries and mutations over GET and POST, straight from the parameters Fastify
- * has read, as Mercurius runs a compiled query from its route: everything that depends only on
- * the document (its parse and limits, its validation, the operation to run, its compiled
- * executor, its fixed cost, whether it needs a key) is worked out once per document and
+ * The one path of every operation, straight from the parameters Fastify (or a socket's message, or
+ * a tool call) has read, as Mercurius runs a compiled query from its route: everything that
+ * depends only on the document (its parse and limits, its validation, the operation to run, its
+ * compiled executor, its fixed cost, whether it needs a key) is worked out once per document and
  * remembered; per request there is the context, built once, the checks (the key, the cost with
- * the variables, the message quota), the run and the answer's text. Every check is the one
- * Yoga applies to what it still runs (subscriptions), so both paths refuse alike. An answer with
- * errors is shaped by Yoga's result processing, so its status follows GraphQL over HTTP.
+ * the variables, the message quota), the run, its records (metric, spans, unexpected errors
+ * logged) and the answer: JSON, or events for the transport that frames them (stream-answer.ts,
+ * mount-graphql-ws.ts). An answer with errors is shaped by Yoga's result processing
+ * (processRegularResult), so its status follows GraphQL over HTTP.
  */
 export function graphqlRunner(options: GraphQLRunnerOptions): GraphQLRunner {
-  const { schema, db, live, documents, validate, executorOf, checks, trusted, maskError, metrics, tracing, fetchAPI } = options;
+  const { schema, db, live, documents, validate, executorOf, checks, trusted, maskError, metrics, tracing } = options;
   const phase = tracing ? inPhaseSpan : untraced;
 
   /** The run's records: its metric, its span's outcome, its unexpected errors logged (each event of a stream, which is counted when it ends). */
@@ -204,7 +209,7 @@ export function graphqlRunner(options: GraphQLRunnerOptions): GraphQLRunner {
     return { errors: [error as GraphQLError] };
   }
 
-  function subscribe(req: FastifyRequest, reply: FastifyReply, params: RequestParams): Subscribing {
+  function stream(req: FastifyRequest, reply: FastifyReply, params: RequestParams): Streaming {
     let prepared;
     try {
       prepared = prepare(req, reply, params, true);
@@ -230,10 +235,11 @@ export function graphqlRunner(options: GraphQLRunnerOptions): GraphQLRunner {
           countErrors(metrics, shown);
           return shown;
         });
-      // Refused once it began (a check, its field, its variables): the spec's request error, with no data and no path.
-      const refused = masked({ ...events, errors: events.errors?.map(asRequestError) });
-      countErrors(metrics, refused);
-      return refused;
+      // A subscription refused once it began (a check, its field, its variables): the spec's
+      // request error, with no data and no path. A query's one result keeps its field errors.
+      const one = masked(ready.kind === 'subscription' ? { ...events, errors: events.errors?.map(asRequestError) } : events);
+      countErrors(metrics, one);
+      return one;
     };
     return { kind: ready.kind, args: ready.args, begin };
   }
@@ -253,9 +259,13 @@ export function graphqlRunner(options: GraphQLRunnerOptions): GraphQLRunner {
     const outcome = await result(req, reply, params);
     // Counted by the face that answers them (the MCP face counts its own).
     countErrors(metrics, outcome);
+    return json(outcome, mediaType);
+  }
+
+  async function json(outcome: ExecutionResult, mediaType: JsonType): Promise<JsonAnswer> {
     if (outcome.errors === undefined)
       return { status: 200, type: `${mediaType}; charset=utf-8`, headers: {}, body: JSON.stringify(outcome) };
-    const response = await processRegularResult(outcome, fetchAPI, mediaType);
+    const response = await processRegularResult(outcome, FETCH_API, mediaType);
     const headers: Record<string, string> = {};
     response.headers.forEach((value, name) => {
       if (name !== 'content-type' && name !== 'content-length') headers[name] = value;
@@ -272,7 +282,7 @@ export function graphqlRunner(options: GraphQLRunnerOptions): GraphQLRunner {
     };
   }
 
-  return { answer, result, subscribe };
+  return { answer, result, stream, json };
 }
 
 /**

@@ -9,7 +9,7 @@ import { TRACER_NAME } from '../../services/traced.ts';
  * W3C `traceparent`. The span is active for the rest of the request: the later hooks and the
  * handler run inside it, and the raw request and response are bound to it, so what their events
  * start (the body being read) belongs to it too. Named `METHOD /route` (a GraphQL request by its
- * operation, use-tracing.ts), ended when the response is done. Balancers' probes are not traced.
+ * operation, operation-spans.ts), ended when the response is done. Balancers' probes are not traced.
  */
 export function useRequestTracing(app: FastifyInstance): void {
   const tracer = trace.getTracer(TRACER_NAME);
