@@ -13,6 +13,7 @@ import { errorHandler, sendErrorBody } from '../http/errors/error-handler.ts';
 import { GRAPHQL_ROUTE } from '../http/route-config.ts';
 import { idempotencyHooks } from '../http/idempotency/idempotency-hooks.ts';
 import { precompressed } from '../http/caching/precompressed.ts';
+import { lineWhenClosedEarly } from '../http/logging/access-log.ts';
 import type { SendPrecompressed } from '../http/caching/precompressed.ts';
 import type { ResponseStore } from '../http/caching/response-store.ts';
 import { NO_STORE } from '../http/caching/cache-control.ts';
@@ -286,5 +287,6 @@ async function sendStream(reply: FastifyReply, response: Response): Promise<Fast
   reply.status(response.status);
   // A proxy that buffers answers (nginx) would hold events back: this one goes out as written.
   reply.header('X-Accel-Buffering', 'no');
+  lineWhenClosedEarly(reply);
   return reply.send(response.body ? Readable.fromWeb(response.body as NodeReadableStream<Uint8Array>) : '');
 }

@@ -26,6 +26,7 @@ export function createFastify(
   { logStream, metrics = NO_METRICS }: { logStream?: LogStream; metrics?: Metrics } = {},
 ): { app: FastifyInstance; log: LogDestination | null } {
   const log = logStream ? null : bufferedStdout();
+  const logController = new AccessLogController({ requestIdLogLabel: 'requestId' }, { logProbes: config.logProbes, metrics });
   const app = Fastify({
     logger: {
       level: config.logLevel,
@@ -47,10 +48,11 @@ export function createFastify(
     trustProxy: config.trustProxy,
     genReqId: genRequestId,
     requestIdHeader: false,
-    logController: new AccessLogController({ requestIdLogLabel: 'requestId' }, { logProbes: config.logProbes, metrics }),
+    logController,
     frameworkErrors: handleError,
     clientErrorHandler,
   });
+  logController.serve(app.server);
   app.server.maxConnections = config.limits.maxConnections;
   app.server.on('connect', refuseConnect);
   // JSON is the only body this API reads; anything else is refused with INVALID_CONTENT_TYPE.

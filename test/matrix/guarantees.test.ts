@@ -60,6 +60,29 @@ async function postGraphQL(t: TestApp, query: string, headers: Headers, accept: 
   return fromGraphQL(res.statusCode, json, replayed);
 }
 
+/**
+ * A subscription over HTTP, as a stream of `accept` (GraphQL over SSE; Apollo's multipart): its
+ * refusal (the answer's status and its first error's code, whatever the format) or that it was
+ * accepted (its first bytes arrived), then closed by the client as a page that moves on would.
+ */
+async function overHttpStream(t: TestApp, query: string, headers: Headers, accept: string): Promise<Outcome> {
+  const origin = await t.listen();
+  const leave = new AbortController();
+  const res = await fetch(`${origin}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept, ...headers },
+    body: JSON.stringify({ query }),
+    signal: leave.signal,
+  });
+  if (res.status !== 200) {
+    const code = /"code":"([A-Z_]+)"/.exec(await res.text())?.[1] ?? 'ERROR';
+    return { status: res.status, code, data: null, replayed: false };
+  }
+  await res.body?.getReader().read();
+  leave.abort();
+  return { status: 200, code: null, data: 'subscribed', replayed: false };
+}
+
 /** A subscription over graphql-ws: its refusal (the close's reason, or the subscribe's error) or that it was accepted. */
 async function overSocket(t: TestApp, query: string, headers: Headers): Promise<Outcome> {
   const origin = (await t.listen()).replace('http', 'ws');
@@ -163,6 +186,15 @@ const TRANSPORTS: Transport[] = [
     query: (t, headers, text) => postGraphQL(t, text, headers, 'multipart/mixed'),
   },
   {
+    name: 'subscription over SSE',
+    read: (t, headers) => overHttpStream(t, 'subscription { petCreated { id name } }', headers, 'text/event-stream'),
+  },
+  {
+    name: 'subscription over multipart (Apollo)',
+    read: (t, headers) =>
+      overHttpStream(t, 'subscription { petCreated { id name } }', headers, 'multipart/mixed;boundary="graphql";subscriptionSpec=1.0'),
+  },
+  {
     name: 'graphql-ws (subscriptions)',
     read: (t, headers) => overSocket(t, 'subscription { petCreated { id name } }', headers),
   },
@@ -184,12 +216,16 @@ const TRANSPORTS: Transport[] = [
 const NOT_CARRIED: Record<string, Record<string, string>> = {
   'the cost limit': {
     REST: 'a REST request is bounded by its parameters instead (limit 1-100: 400 VALIDATION_FAILED for 500, as here)',
+    'subscription over SSE': 'a subscription has one root field and the depth limit bounds what is under it: none can reach the limit',
+    'subscription over multipart (Apollo)': 'as over SSE: one root field, bounded by the depth limit',
     'graphql-ws (subscriptions)': 'a subscription has one root field and the depth limit bounds what is under it: none can reach the limit',
     'MCP tools/call':
       'a tool runs a fixed document: the default tools are bounded by their arguments (first ≤ 100); a manifest tool over the limit is refused QUERY_TOO_COMPLEX (test/mcp/tool-catalogue.test.ts)',
   },
   'the response cache keeps accounts apart': {
     REST: 'REST keeps no answers; its ETags are per account (test/rest/conditional-get.test.ts)',
+    'subscription over SSE': 'a stream is never kept, and an event is the subscriber’s own',
+    'subscription over multipart (Apollo)': 'a stream is never kept, and an event is the subscriber’s own',
     'graphql-ws (subscriptions)': 'a stream is never kept, and an event is the subscriber’s own',
     'federation _entities': 'a query like any other, on the path of GraphQL POST (its row here)',
     'MCP tools/call': 'a tool call is never kept: each runs (the response cache serves GraphQL over HTTP)',
@@ -312,10 +348,14 @@ describe('an access line per exchange, naming the account', () => {
     const key = await keyFor(t);
     lines.length = 0;
     await transport.read(t, key);
-    // A socket's subscribe has its line as a request does (the upgrade itself is no request of Fastify's).
-    const access = lines
-      .map((line) => JSON.parse(line) as { msg: string; accountId?: number; status?: number })
-      .filter((line) => line.msg === 'request');
+    // A socket's subscribe has its line as a request does (the upgrade itself is no request of Fastify's);
+    // a stream's when it ends (the client closed it).
+    const accessLines = () =>
+      lines
+        .map((line) => JSON.parse(line) as { msg: string; accountId?: number; status?: number })
+        .filter((line) => line.msg === 'request');
+    await expect.poll(() => accessLines().length, { timeout: 10_000 }).toBe(1);
+    const access = accessLines();
     expect(access).toHaveLength(1);
     expect(access[0]?.status).toBe(200);
     expect(access[0]?.accountId).toEqual(expect.any(Number));

@@ -23,6 +23,9 @@ export interface AccessLogOptions {
 
 const STREAMS = /^(text\/event-stream|multipart\/mixed)/;
 
+/** Each app's controller, by the app's node server (the one thing every encapsulated instance of it shares). */
+const byServer = new WeakMap<object, AccessLogController>();
+
 /**
  * What is recorded when a request completes: one compact access line, instead of Fastify's two
  * (incoming + completed, each serialising the whole request), and its observation in the
@@ -39,6 +42,11 @@ export class AccessLogController extends LogController {
     super(options);
     this.#logProbes = logProbes;
     this.#metrics = metrics;
+  }
+
+  /** Makes this the controller lineWhenClosedEarly finds for the app listening on `server`. */
+  serve(server: object): void {
+    byServer.set(server, this);
   }
 
   override incomingRequest(request: FastifyRequest): void {
@@ -69,4 +77,17 @@ export class AccessLogController extends LogController {
     else if (request.probe && !this.#logProbes && reply.statusCode < 500) reply.log.debug(line, 'request');
     else reply.log.info(line, 'request');
   }
+}
+
+/**
+ * A stream's access line when its client closes it before it ends (a page left, an EventSource
+ * closed): Fastify completes a request only once its answer has finished, so such a stream would
+ * have no line at all. Called by whoever sends a stream, once, as it starts.
+ */
+export function lineWhenClosedEarly(reply: FastifyReply): void {
+  const controller = byServer.get(reply.server.server);
+  if (!controller) return;
+  reply.raw.once('close', () => {
+    if (!reply.raw.writableFinished) controller.requestCompleted(null, reply.request, reply);
+  });
 }
