@@ -9,7 +9,8 @@ import { callTool } from '../helpers/mcp.ts';
 // guarantee × transport, the same assertion through each transport's own wire format. A
 // transport added later joins by being added to TRANSPORTS; a cell a transport cannot carry is
 // listed in NOT_CARRIED with the reason, so a gap is a decision written down, never an
-// accident. Where a guarantee fails, its cell names the transport.
+// accident. Where a guarantee fails, its cell names the transport. The span's cells are in
+// test/telemetry/tracing.process.ts: the OpenTelemetry SDK is one per process.
 
 /** What a client sees of one exchange, whatever the transport: its status, the catalogue's code if refused, the data if answered. */
 interface Outcome {

@@ -213,3 +213,164 @@ describe('OpenTelemetry traces, exported over OTLP/HTTP to a real receiver', { t
     }
   });
 });
+
+/**
+ * The span guarantee of the matrix (test/matrix/guarantees.test.ts), here because the OpenTelemetry
+ * SDK is one per process: on every transport that carries a trace context, the caller's trace
+ * continues in a server span, and the operation's own span (GraphQL's execute or subscribe, MCP's
+ * tool call, REST's service call) is in it.
+ */
+const SPAN_TRANSPORTS: {
+  name: string;
+  send: (server: RunningServer, key: string, traceparent: string) => Promise<number>;
+  span: RegExp;
+}[] = [
+  { name: 'REST', send: (server, key, traceparent) => status(server, '/v1/pets?limit=2', { key, traceparent }), span: /^pets\.listPets$/ },
+  ...(
+    [
+      ['GraphQL POST (JSON)', 'application/json'],
+      ['GraphQL over SSE', 'text/event-stream'],
+      ['GraphQL over multipart', 'multipart/mixed'],
+    ] as const
+  ).map(([name, accept]) => ({
+    name,
+    send: (server: RunningServer, key: string, traceparent: string) =>
+      status(server, '/graphql', { key, traceparent, accept, body: { query: '{ pets(first: 2) { nodes { id } } }' } }),
+    span: /^graphql\.execute$/,
+  })),
+  {
+    name: 'GraphQL GET',
+    send: (server, key, traceparent) =>
+      // Past the response cache (an answer kept runs no operation; its span is the versions read).
+      status(server, `/graphql?query=${encodeURIComponent('{ pets(first: 2) { nodes { id } } }')}`, {
+        key,
+        traceparent,
+        headers: { 'cache-control': 'no-cache' },
+      }),
+    span: /^graphql\.execute$/,
+  },
+  ...(
+    [
+      ['subscription over SSE', 'text/event-stream'],
+      ['subscription over multipart (Apollo)', 'multipart/mixed;boundary="graphql";subscriptionSpec=1.0'],
+    ] as const
+  ).map(([name, accept]) => ({
+    name,
+    send: (server: RunningServer, key: string, traceparent: string) =>
+      status(server, '/graphql', { key, traceparent, accept, body: { query: 'subscription { petCreated { id } }' }, leave: true }),
+    span: /^graphql\.subscribe$/,
+  })),
+  {
+    name: 'federation _entities',
+    send: (server, key, traceparent) =>
+      status(server, '/graphql', {
+        key,
+        traceparent,
+        body: {
+          query: 'query($r: [_Any!]!) { _entities(representations: $r) { ... on Pet { id } } }',
+          variables: { r: [{ __typename: 'Pet', id: '1' }] },
+        },
+      }),
+    span: /^graphql\.execute$/,
+  },
+  {
+    name: 'MCP tools/call',
+    send: (server, key, traceparent) =>
+      status(server, '/mcp', {
+        key,
+        traceparent,
+        accept: 'application/json, text/event-stream',
+        headers: { 'mcp-protocol-version': '2025-11-25' },
+        body: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'list_pets', arguments: { first: 1 } } },
+      }),
+    span: /^graphql\.execute$/,
+  },
+];
+
+/** Cells a transport does not carry, and why (as the matrix lists its own). */
+const SPAN_NOT_CARRIED: Record<string, string> = {
+  'graphql-ws (subscriptions)':
+    'a socket carries no trace context (a browser cannot set headers on a WebSocket, and graphql-ws’s messages have no place for one): each subscribe’s spans are a trace of their own',
+};
+
+/** A request's status; `leave`: a stream, closed once its first bytes came, as a page that moves on does. */
+async function status(
+  server: RunningServer,
+  path: string,
+  init: { key: string; traceparent: string; accept?: string; body?: unknown; headers?: Record<string, string>; leave?: boolean },
+): Promise<number> {
+  const leave = new AbortController();
+  const response = await fetch(`${server.origin}${path}`, {
+    method: init.body === undefined ? 'GET' : 'POST',
+    headers: {
+      authorization: `Bearer ${init.key}`,
+      traceparent: init.traceparent,
+      accept: init.accept ?? 'application/json',
+      ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...init.headers,
+    },
+    ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
+    signal: leave.signal,
+  });
+  if (init.leave && response.status === 200) {
+    await response.body?.getReader().read();
+    leave.abort();
+  } else await response.arrayBuffer();
+  return response.status;
+}
+
+describe('the span: the caller’s trace continues on every transport that carries one', { timeout: 180_000 }, () => {
+  it('lists every transport of the matrix, carried or not', () => {
+    expect([...SPAN_TRANSPORTS.map((t) => t.name), ...Object.keys(SPAN_NOT_CARRIED)].sort()).toEqual(
+      [
+        'REST',
+        'GraphQL POST (JSON)',
+        'GraphQL GET',
+        'GraphQL over SSE',
+        'GraphQL over multipart',
+        'subscription over SSE',
+        'subscription over multipart (Apollo)',
+        'graphql-ws (subscriptions)',
+        'federation _entities',
+        'MCP tools/call',
+      ].sort(),
+    );
+  });
+
+  it('continues it in a server span holding the operation’s span', async ({ databaseUrl, serve }) => {
+    const receiver = await startOtlpReceiver();
+    try {
+      const server = await serve({
+        DATABASE_URL: databaseUrl,
+        GRAPHQL_FEDERATION: 'true',
+        OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint,
+        OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+        OTEL_BSP_SCHEDULE_DELAY: '50',
+      });
+      const key = server.output().match(KEY)?.[0] ?? '';
+      for (const transport of SPAN_TRANSPORTS) {
+        const caller = callerContext();
+        expect(await transport.send(server, key, caller.traceparent), transport.name).toBe(200);
+        const spans = await trace(
+          receiver,
+          caller.traceId,
+          (all) => all.some((s) => s.kind === SERVER) && all.some((s) => transport.span.test(s.name)),
+        ).catch(() => {
+          const seen = receiver.spans.filter((span) => span.traceId === caller.traceId).map((span) => `${span.name} (${span.kind})`);
+          throw new Error(
+            `${transport.name}: no server span with ${transport.span} in it; the trace holds: ${seen.join(', ') || 'nothing'}`,
+          );
+        });
+        const root = spans.find((s) => s.kind === SERVER);
+        expect(root?.parentSpanId, transport.name).toBe(caller.spanId);
+        // The operation's span is inside the server span (its child, or further down).
+        const inside = (span: ReceivedSpan | undefined): boolean =>
+          span !== undefined && (span.parentSpanId === root?.spanId || inside(spans.find((s) => s.spanId === span.parentSpanId)));
+        expect(inside(spans.find((s) => transport.span.test(s.name))), transport.name).toBe(true);
+      }
+      expect(await server.stop()).toBe(0);
+    } finally {
+      await receiver.close();
+    }
+  });
+});
