@@ -162,13 +162,13 @@ export function mountGraphQLWs(app: FastifyInstance, { credentials, stream, limi
       throw error;
     }
     const request = socketRequest(app, found, ctx.extra.token ?? '');
-    const subscribing = stream(request, null as unknown as FastifyReply, paramsOf(payload));
-    if ('refused' in subscribing) return { result: subscribing.refused.map(forSocket), principal: found };
-    if (subscribing.kind !== 'subscription') {
+    const operation = stream(request, null as unknown as FastifyReply, paramsOf(payload));
+    if ('refused' in operation) return { result: operation.refused.map(forSocket), principal: found };
+    if (operation.kind !== 'subscription') {
       return { result: [forSocket(AppError.of('VALIDATION_FAILED', 'graphqlSocketSubscriptionsOnly'))], principal: found };
     }
     // graphql-ws hands these to subscribe below, which begins the operation the pipeline prepared.
-    const args: ExecutionArgs = { ...subscribing.args, rootValue: { begin: subscribing.begin } satisfies Subscriber };
+    const args: ExecutionArgs = { ...operation.args, rootValue: { begin: operation.begin } satisfies Subscriber };
     return { result: args, principal: found };
   }
 
