@@ -214,13 +214,13 @@ export async function mountGraphQL(
    */
   async function sendEvents(req: FastifyRequest, reply: FastifyReply, wanted: AnswerKind & { kind: 'stream' }): Promise<FastifyReply> {
     const streaming = runner.stream(req, reply, graphqlParams(req));
-    const began = 'refused' in streaming ? null : streaming;
-    const events = began ? await began.begin() : { errors: [...('refused' in streaming ? streaming.refused : [])] };
+    const refused = 'refused' in streaming;
+    const events = refused ? { errors: [...streaming.refused] } : await streaming.begin();
     if (!isAsyncIterable(events) && wanted.json) {
       const answer = await runner.json(events, wanted.json);
       return reply.code(answer.status).headers(answer.headers).type(answer.type).send(answer.body);
     }
-    return sendStream(reply, await streamAnswer(wanted.type, began?.kind ?? null, events));
+    return sendStream(reply, streamAnswer(wanted.type, refused ? null : streaming.kind, events));
   }
 
   return {
