@@ -121,6 +121,13 @@ export default tseslint.config(
               group: ['**/db/prepared-query.ts'],
               message: 'A statement built once is a named query under src/db/queries (docs/architecture.md): import that instead.',
             },
+            {
+              // One record per request: what a request asks GraphQL for is resolved once, and every guarantee reads that.
+              group: ['**/graphql-params.ts', '**/trusted-documents.ts'],
+              importNames: ['readParams', 'documentText'],
+              message:
+                'A GraphQL request is resolved once, into its one record (src/graphql/http/operation-request.ts): read the record, not the request.',
+            },
           ],
         },
       ],

@@ -18,7 +18,7 @@ import type { Credentials } from '../http/auth/credentials.ts';
 import type { Principal } from '../services/api-keys/index.ts';
 import { fromAppError } from './coded-error.ts';
 import type { RequestParams } from './http/graphql-params.ts';
-import type { Events, StreamOperation } from './http/run-graphql.ts';
+import type { Events, Streaming } from './http/run-graphql.ts';
 import { GRAPHQL_ROUTE } from '../http/route-config.ts';
 import { documentIdOf } from './trusted-document-id.ts';
 import { GRAPHQL_LIMITS } from './graphql-limits.ts';
@@ -44,8 +44,8 @@ export interface SocketLimits {
 
 export interface GraphQLWsOptions {
   credentials: Credentials;
-  /** The operation pipeline every GraphQL request runs through (http/run-graphql.ts). */
-  stream: StreamOperation;
+  /** The operation pipeline every GraphQL request runs through (http/run-graphql.ts), from a subscribe's parameters. */
+  stream: (req: FastifyRequest, reply: FastifyReply, params: RequestParams) => Streaming;
   limits: SocketLimits;
 }
 

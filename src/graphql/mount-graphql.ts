@@ -34,16 +34,17 @@ import { operationExecutors } from './execution/operation-executor.ts';
 import { graphiqlPage } from './graphiql-page.ts';
 import type { GraphiQLPage } from './graphiql-page.ts';
 import { GRAPHQL_LIMITS } from './graphql-limits.ts';
-import { graphqlParams } from './http/graphql-params.ts';
 import { answerKinds } from './http/answer-kind.ts';
 import type { AnswerKind } from './http/answer-kind.ts';
 import { frameAnswer, STATUS_RULES_OF } from './http/frame-answer.ts';
+import { operationRequests } from './http/operation-request.ts';
 import { graphqlRunner, STREAM_ONLY } from './http/run-graphql.ts';
 import { streamAnswer } from './http/stream-answer.ts';
 import { createMaskError } from './mask-error.ts';
 import { mountGraphQLWs } from './mount-graphql-ws.ts';
 import type { SocketLimits } from './mount-graphql-ws.ts';
 import { hasGraphQLErrors, mutationRequest } from './mutation-request.ts';
+import { phaseSpans } from './operation-spans.ts';
 import { documentParser } from './parse-document.ts';
 import { operationFact } from './document-entry.ts';
 import { petstoreSchema } from './petstore-schema.ts';
@@ -135,22 +136,31 @@ export async function mountGraphQL(
   const graphiql = withGraphiQL ? graphiqlPage(`${GRAPHQL_ROUTE}/assets`) : null;
   if (graphiql) mountGraphiQLAssets(app, graphiql);
   mountSchemaSdl(app, `${GRAPHQL_ROUTE}/schema.graphql`, schema, { open: introspection });
-  const trusted = trustedDocumentsPolicy(production, options.trustedDocuments ?? null);
-  const answerKind = answerKinds({ withPage: graphiql !== null, trusted, documents });
+  const tracing = options.tracing ?? false;
+  // Each request's one record of the operation it asks for, which every guarantee below reads.
+  const requests = operationRequests({
+    trusted: trustedDocumentsPolicy(production, options.trustedDocuments ?? null),
+    documents,
+    phase: phaseSpans(tracing),
+  });
+  const operationOf = requests.ofRequest;
+  const answerKind = answerKinds({ withPage: graphiql !== null, operationOf });
   const runner = graphqlRunner({
     schema,
     db: options.db,
     live: options.live,
-    documents,
     validate,
     executorOf: operationExecutors(schema, { jit }),
     checks,
-    trusted,
     maskError,
     metrics,
-    tracing: options.tracing ?? false,
+    tracing,
   });
-  mountGraphQLWs(app, { credentials, stream: runner.stream, limits: socketLimits });
+  mountGraphQLWs(app, {
+    credentials,
+    stream: (req, reply, params) => runner.stream(req, reply, requests.of(params)),
+    limits: socketLimits,
+  });
   if (kept) {
     useResponseCache(app, {
       ...kept,
@@ -158,8 +168,7 @@ export async function mountGraphQL(
       db: options.db,
       verifier,
       schema,
-      trusted,
-      documents,
+      operationOf,
       salt: buildSalt(),
       metrics,
       answerKind,
@@ -168,7 +177,7 @@ export async function mountGraphQL(
   // Idempotency-Key applies to mutations, and only an answer without errors is kept for replays;
   // a credential lacking a scope any of the operation's fields needs is refused whole (its run
   // could never be kept, and its replay would show what it may not see).
-  const mutationOf = (request: FastifyRequest) => mutationRequest(request, documents, options.trustedDocuments ?? null);
+  const mutationOf = (request: FastifyRequest) => mutationRequest(request, operationOf(request));
   const idempotent = idempotencyHooks(options.db, {
     applies: (request) => mutationOf(request) !== null,
     succeeded: (payload) => !hasGraphQLErrors(payload),
@@ -197,9 +206,11 @@ export async function mountGraphQL(
       if (wanted.kind === 'page' && graphiql) return sendGraphiQL(req, reply, await graphiql.html());
       if (wanted.kind === 'stream') return sendEvents(req, reply, wanted);
       if (wanted.kind !== 'json' && wanted.kind !== 'framed') return sendErrorBody(reply, NOTHING_ACCEPTABLE);
+      const asked = operationOf(req);
+      if (asked instanceof AppError) throw asked;
       let answer;
       try {
-        answer = await runner.answer(req, reply, graphqlParams(req), wanted.kind === 'json' ? wanted.type : STATUS_RULES_OF[wanted.type]);
+        answer = await runner.answer(req, reply, asked, wanted.kind === 'json' ? wanted.type : STATUS_RULES_OF[wanted.type]);
         if (wanted.kind === 'framed') framing.add(req);
       } catch (error) {
         if (error === STREAM_ONLY) return sendErrorBody(reply, STREAM_ONLY);
@@ -213,7 +224,9 @@ export async function mountGraphQL(
    * framed for it; a result that comes alone (a refusal) as JSON where the client takes JSON.
    */
   async function sendEvents(req: FastifyRequest, reply: FastifyReply, wanted: AnswerKind & { kind: 'stream' }): Promise<FastifyReply> {
-    const streaming = runner.stream(req, reply, graphqlParams(req));
+    const asked = operationOf(req);
+    if (asked instanceof AppError) throw asked;
+    const streaming = runner.stream(req, reply, asked);
     const refused = 'refused' in streaming;
     const events = refused ? { errors: [...streaming.refused] } : await streaming.begin();
     if (!isAsyncIterable(events) && wanted.json) {
@@ -226,7 +239,7 @@ export async function mountGraphQL(
   return {
     schema,
     scopesOf: (document, operationName) => scopesOf(document, operationName),
-    run: (req, reply, call) => runner.result(req, reply, call),
+    run: (req, reply, call) => runner.result(req, reply, requests.of(call)),
   };
 }
 

@@ -1,8 +1,7 @@
-import { getOperationAST } from 'graphql';
-import type { DocumentNode } from 'graphql';
 import type { FastifyRequest } from 'fastify';
-import type { DocumentParser } from './parse-document.ts';
-import { documentIdOf } from './trusted-document-id.ts';
+import type { DocumentNode } from 'graphql';
+import { AppError } from '../errors/index.ts';
+import type { OperationRequest } from './http/operation-request.ts';
 
 /** A mutation a request runs: its parsed document and the operation's name. */
 export interface MutationRequest {
@@ -11,26 +10,13 @@ export interface MutationRequest {
 }
 
 /**
- * The mutation a POSTed GraphQL request runs, sent as text or as a trusted document's id, or
- * null: only mutations take an Idempotency-Key. Documents that do not parse within the limits
- * are left to the route to refuse.
+ * The mutation a POSTed GraphQL request runs, read from the request's one record, or null: only
+ * mutations take an Idempotency-Key. A request the route refuses before it runs (malformed, its
+ * document refused or over a limit) is none.
  */
-export function mutationRequest(
-  request: FastifyRequest,
-  parser: DocumentParser,
-  documents: ReadonlyMap<string, string> | null = null,
-): MutationRequest | null {
-  const body = request.body as { query?: unknown; operationName?: unknown; documentId?: unknown; extensions?: unknown } | undefined;
-  const id = body && typeof body === 'object' ? documentIdOf(body) : null;
-  const query = typeof body?.query === 'string' ? body.query : id !== null ? documents?.get(id) : undefined;
-  if (query === undefined) return null;
-  try {
-    const operationName = typeof body?.operationName === 'string' ? body.operationName : undefined;
-    const document = parser.parse(query);
-    return getOperationAST(document, operationName)?.operation === 'mutation' ? { document, operationName } : null;
-  } catch {
-    return null;
-  }
+export function mutationRequest(request: FastifyRequest, asked: OperationRequest | AppError): MutationRequest | null {
+  if (request.method !== 'POST' || asked instanceof AppError || asked.document instanceof Error) return null;
+  return asked.operation?.operation === 'mutation' ? { document: asked.document, operationName: asked.params.operationName } : null;
 }
 
 export function hasGraphQLErrors(payload: string): boolean {

@@ -6,9 +6,16 @@ import type { ServerContext } from './context.ts';
 import { operationOf } from './operation-of.ts';
 
 /** Runs `wrapped` in a span named `name`, active while it runs, ended once it has finished. */
-export function inPhaseSpan<T>(name: string, wrapped: () => T): T {
+function inPhaseSpan<T>(name: string, wrapped: () => T): T {
   const span = trace.getTracer(TRACER_NAME).startSpan(name);
   return endingWhenDone(span, () => context.with(trace.setSpan(context.active(), span), wrapped));
+}
+
+const untraced = <T>(_name: string, wrapped: () => T): T => wrapped();
+
+/** How a server runs GraphQL's phases: each in a span where tracing is on, as it is where it is off. */
+export function phaseSpans(tracing: boolean): <T>(name: string, wrapped: () => T) => T {
+  return tracing ? inPhaseSpan : untraced;
 }
 
 /**

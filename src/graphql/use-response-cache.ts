@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { DocumentNode, GraphQLSchema } from 'graphql';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/types.ts';
+import { AppError } from '../errors/index.ts';
 import { entityTag, noneMatchHits } from '../http/caching/entity-tag.ts';
 import { requestVersions } from '../http/caching/request-versions.ts';
 import type { ResponseStore } from '../http/caching/response-store.ts';
@@ -10,12 +11,9 @@ import { addRouteHooks } from '../http/route-config.ts';
 import type { KeyVerifier } from '../services/api-keys/index.ts';
 import type { Metrics } from '../telemetry/metrics-types.ts';
 import { cacheableReads } from './cacheable-query.ts';
-import { graphqlParams } from './http/graphql-params.ts';
 import type { AnswerKind } from './http/answer-kind.ts';
-import type { DocumentParser } from './parse-document.ts';
+import type { OperationRequest } from './http/operation-request.ts';
 import { operationFact } from './document-entry.ts';
-import { documentText } from './trusted-documents.ts';
-import type { TrustedDocumentsOptions } from './trusted-documents.ts';
 
 export interface ResponseCacheOptions {
   /** The GraphQL route this cache serves. */
@@ -24,10 +22,12 @@ export interface ResponseCacheOptions {
   /** Told of a key the versions read finds no longer working. */
   verifier: KeyVerifier;
   store: ResponseStore;
-  /** The trusted-documents policy every path applies: a request it would refuse is never looked up. */
-  trusted: TrustedDocumentsOptions;
-  /** The server's parser (within the limits, remembered): a document over a limit is never looked up, and the route refuses it. */
-  documents: DocumentParser;
+  /**
+   * The request's one record of the operation it asks for (http/operation-request.ts): a request
+   * malformed, refused by the trusted-documents rule or over a limit is never looked up, and the
+   * route refuses it.
+   */
+  operationOf: (req: FastifyRequest) => OperationRequest | AppError;
   /** What the documents run against: where each field says what it reads (resolvers/reading.ts). */
   schema: GraphQLSchema;
   /** The release and the build: an answer kept by another is never served (its shape may differ). */
@@ -64,7 +64,7 @@ interface Slot {
  * tag as their ETag and revalidate with 304.
  */
 export function useResponseCache(app: FastifyInstance, options: ResponseCacheOptions): void {
-  const { url, db, verifier, store, trusted, documents, schema, salt, metrics, maxEntryBytes, answerKind } = options;
+  const { url, db, verifier, store, operationOf, schema, salt, metrics, maxEntryBytes, answerKind } = options;
   const slots = new WeakMap<FastifyRequest, Slot>();
   const readsOf = (document: DocumentNode, operationName: string | null | undefined) =>
     cacheableReads(schema, document, operationName ?? undefined);
@@ -74,22 +74,10 @@ export function useResponseCache(app: FastifyInstance, options: ResponseCacheOpt
     if (principal === null) return null;
     const wanted = answerKind(req);
     if (wanted.kind !== 'json') return null;
-    let params;
-    try {
-      params = graphqlParams(req);
-    } catch {
-      // A malformed request: the route refuses it.
-      return null;
-    }
-    const document = documentText(trusted, params);
-    if (typeof document !== 'string') return null;
-    let parsed;
-    try {
-      parsed = documents.parse(document);
-    } catch {
-      return null;
-    }
-    const reads = operationFact(parsed, params.operationName, 'reads', readsOf, schema);
+    const asked = operationOf(req);
+    if (asked instanceof AppError || asked.document instanceof Error || asked.text === null) return null;
+    const { params, text: document } = asked;
+    const reads = operationFact(asked.document, params.operationName, 'reads', readsOf, schema);
     if (reads === null) return null;
     const versions = await requestVersions(db, verifier, req, principal);
     const parts = [

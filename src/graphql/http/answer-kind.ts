@@ -1,12 +1,9 @@
 import type { FastifyRequest } from 'fastify';
-import { getOperationAST } from 'graphql';
+import { AppError } from '../../errors/index.ts';
 import { asksForIncrements } from '../execution/incremental-delivery.ts';
-import type { DocumentParser } from '../parse-document.ts';
-import { documentText } from '../trusted-documents.ts';
-import type { TrustedDocumentsOptions } from '../trusted-documents.ts';
-import { graphqlParams } from './graphql-params.ts';
 import { wantedAnswer } from './negotiate.ts';
 import type { JsonType, StreamType } from './negotiate.ts';
+import type { OperationRequest } from './operation-request.ts';
 
 /**
  * How one request is answered: as JSON; its one result framed as a stream of one event (the
@@ -24,8 +21,8 @@ export type AnswerKind =
 export interface AnswerKindOptions {
   /** Whether the route serves GraphiQL to browsers (their GETs are pages, not queries). */
   withPage: boolean;
-  trusted: TrustedDocumentsOptions;
-  documents: DocumentParser;
+  /** The request's one record of the operation it asks for (operation-request.ts). */
+  operationOf: (req: FastifyRequest) => OperationRequest | AppError;
 }
 
 /**
@@ -38,18 +35,12 @@ export interface AnswerKindOptions {
  * answer, never runs as a stream). A request whose operation cannot be read is the fast path's
  * to refuse, in its words.
  */
-export function answerKinds({ withPage, trusted, documents }: AnswerKindOptions): (req: FastifyRequest) => AnswerKind {
+export function answerKinds({ withPage, operationOf }: AnswerKindOptions): (req: FastifyRequest) => AnswerKind {
   const needsStream = (req: FastifyRequest): boolean => {
-    try {
-      const params = graphqlParams(req);
-      const text = documentText(trusted, params);
-      if (typeof text !== 'string') return false;
-      const document = documents.parse(text);
-      const operation = getOperationAST(document, params.operationName)?.operation;
-      return operation === 'subscription' || (operation === 'query' && asksForIncrements(document));
-    } catch {
-      return false;
-    }
+    const asked = operationOf(req);
+    if (asked instanceof AppError || asked.document instanceof Error) return false;
+    const type = asked.operation?.operation;
+    return type === 'subscription' || (type === 'query' && asksForIncrements(asked.document));
   };
   const decided = new WeakMap<FastifyRequest, AnswerKind>();
   return (req) => {

@@ -29,9 +29,10 @@ function isObjectOrAbsent(value: unknown): value is Record<string, unknown> | nu
  * The GraphQL over HTTP parameters of a request, from a POST's JSON object or a GET's query
  * string, each of the right kind; a request that is not a well-formed GraphQL request is
  * refused here with 400 VALIDATION_FAILED, saying what is wrong. Whether there is an operation
- * to run (text or a trusted document's id) is the trusted-documents plugin's to say.
+ * to run (text or a trusted document's id) is the trusted-documents rule's to say; the record
+ * of the operation asked for reads them once per request (operation-request.ts).
  */
-function readParams(req: FastifyRequest): RequestParams {
+export function readParams(req: FastifyRequest): RequestParams {
   const get = req.method === 'GET';
   const source = (get ? req.query : req.body) as unknown;
   if (typeof source !== 'object' || source === null || Array.isArray(source)) {
@@ -65,13 +66,4 @@ function readParams(req: FastifyRequest): RequestParams {
     ...(extensions != null ? { extensions } : {}),
     ...(documentId != null ? { documentId } : {}),
   };
-}
-
-const read = new WeakMap<FastifyRequest, RequestParams>();
-
-/** graphqlParams, worked out once per request whoever asks (the response cache, the route). */
-export function graphqlParams(req: FastifyRequest): RequestParams {
-  let params = read.get(req);
-  if (!params) read.set(req, (params = readParams(req)));
-  return params;
 }

@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { getOperationAST, GraphQLError, Kind } from 'graphql';
+import { GraphQLError, Kind } from 'graphql';
 import type { DocumentNode, ExecutionResult, GraphQLSchema, OperationTypeNode } from 'graphql';
 import { isAsyncIterable, mapAsyncIterator, processRegularResult } from 'graphql-yoga';
 import type { Kysely } from 'kysely';
@@ -18,15 +18,12 @@ import { withoutIncrements } from '../execution/incremental-delivery.ts';
 import { stockExecutor } from '../execution/operation-executor.ts';
 import type { Executor } from '../execution/operation-executor.ts';
 import { operationOf } from '../operation-of.ts';
-import type { DocumentParser } from '../parse-document.ts';
 import { logUnexpected } from '../log-unexpected.ts';
 import { countErrors } from '../count-errors.ts';
-import { inPhaseSpan, traceOperation } from '../operation-spans.ts';
-import { documentText } from '../trusted-documents.ts';
-import type { TrustedDocumentsOptions } from '../trusted-documents.ts';
+import { phaseSpans, traceOperation } from '../operation-spans.ts';
 import { requestContext } from '../request-context.ts';
 import { FETCH_API } from './fetch-api.ts';
-import type { RequestParams } from './graphql-params.ts';
+import type { OperationRequest } from './operation-request.ts';
 import type { JsonType } from './negotiate.ts';
 
 /** A GraphQL answer as it goes out: its status, headers and JSON text. */
@@ -44,15 +41,12 @@ export interface GraphQLRunnerOptions {
   schema: GraphQLSchema;
   db: Kysely<Database>;
   live: LiveFeed;
-  /** Parses every document within the limits, once (parse-document.ts). */
-  documents: DocumentParser;
   /** Validates a document once, its errors coded (execution/document-validator.ts). */
   validate: (document: DocumentNode) => readonly GraphQLError[];
   /** Each operation's executor, compiled once (execution/operation-executor.ts). */
   executorOf: (document: DocumentNode, operationName: string | null | undefined) => Executor;
   /** The rules every operation passes before it runs (checks/). */
   checks: readonly OperationCheck[];
-  trusted: TrustedDocumentsOptions;
   /** The one boundary where errors get their public shape (mask-error.ts). */
   maskError: (error: unknown) => Error;
   metrics: Metrics;
@@ -60,10 +54,10 @@ export interface GraphQLRunnerOptions {
   tracing: boolean;
 }
 
-export type RunGraphQL = (req: FastifyRequest, reply: FastifyReply, params: RequestParams, mediaType: JsonType) => Promise<JsonAnswer>;
+export type RunGraphQL = (req: FastifyRequest, reply: FastifyReply, asked: OperationRequest, mediaType: JsonType) => Promise<JsonAnswer>;
 
 /** The operation's result with its errors masked and coded, for a face that shapes its own answer (MCP's tools). */
-export type RunOperation = (req: FastifyRequest, reply: FastifyReply, params: RequestParams) => Promise<ExecutionResult>;
+export type RunOperation = (req: FastifyRequest, reply: FastifyReply, asked: OperationRequest) => Promise<ExecutionResult>;
 
 /**
  * What a stream carries, errors masked: a subscription's events or a query's increments (@defer,
@@ -80,7 +74,7 @@ export type Events = ExecutionResult | AsyncIterable<ExecutionResult>;
 export type Streaming =
   { refused: readonly GraphQLError[] } | { kind: OperationTypeNode; args: CheckedOperation; begin: () => Promise<Events> };
 
-export type StreamOperation = (req: FastifyRequest, reply: FastifyReply, params: RequestParams) => Streaming;
+export type StreamOperation = (req: FastifyRequest, reply: FastifyReply, asked: OperationRequest) => Streaming;
 
 export interface GraphQLRunner {
   /** The answer to a GraphQL over HTTP request, as JSON of the media type asked for. */
@@ -99,8 +93,6 @@ interface Prepared {
   kind: OperationTypeNode;
 }
 
-const untraced = <T>(_name: string, wrapped: () => T): T => wrapped();
-
 /** Why no operation of `document` is the one to run. */
 function noOperation(document: DocumentNode, operationName: string | undefined): AppError {
   const count = document.definitions.filter((definition) => definition.kind === Kind.OPERATION_DEFINITION).length;
@@ -110,8 +102,9 @@ function noOperation(document: DocumentNode, operationName: string | undefined):
 }
 
 /**
- * The one path of every operation, straight from the parameters Fastify (or a socket's message, or
- * a tool call) has read, as Mercurius runs a compiled query from its route: everything that
+ * The one path of every operation, straight from the request's one record (operation-request.ts:
+ * its parameters, as Fastify, a socket's message or a tool call has read them, its document and
+ * operation), as Mercurius runs a compiled query from its route: everything that
  * depends only on the document (its parse and limits, its validation, the operation to run, its
  * compiled executor, its fixed cost, whether it needs a key) is worked out once per document and
  * remembered; per request there is the context, built once, the checks (the key, the cost with
@@ -121,8 +114,8 @@ function noOperation(document: DocumentNode, operationName: string | undefined):
  * (processRegularResult), so its status follows GraphQL over HTTP.
  */
 export function graphqlRunner(options: GraphQLRunnerOptions): GraphQLRunner {
-  const { schema, db, live, documents, validate, executorOf, checks, trusted, maskError, metrics, tracing } = options;
-  const phase = tracing ? inPhaseSpan : untraced;
+  const { schema, db, live, validate, executorOf, checks, maskError, metrics, tracing } = options;
+  const phase = phaseSpans(tracing);
 
   /** The run's records: its metric, its span's outcome, its unexpected errors logged (each event of a stream, which is counted when it ends). */
   function execute(args: CheckedOperation, executor: Executor): MaybePromise<Events> {
@@ -151,11 +144,9 @@ export function graphqlRunner(options: GraphQLRunnerOptions): GraphQLRunner {
   }
 
   /** The operation to run, or the refusal (thrown) or validation errors (returned) that stop it before its checks. */
-  function prepare(req: FastifyRequest, reply: FastifyReply, params: RequestParams, streams: boolean): Prepared | ExecutionResult {
-    const text = documentText(trusted, params);
-    if (text instanceof AppError) throw text;
-    const document = phase('graphql.parse', () => documents.parse(text));
-    const operation = getOperationAST(document, params.operationName);
+  function prepare(req: FastifyRequest, reply: FastifyReply, asked: OperationRequest, streams: boolean): Prepared | ExecutionResult {
+    const { params, document, operation } = asked;
+    if (document instanceof Error) throw document;
     if (!operation) throw noOperation(document, params.operationName);
     if (operation.operation === 'mutation' && req.method === 'GET') {
       const refusal = AppError.of('METHOD_NOT_ALLOWED', 'graphqlMutationOverGet');
@@ -194,8 +185,8 @@ export function graphqlRunner(options: GraphQLRunnerOptions): GraphQLRunner {
   }
 
   /** The operation's result, or the refusal (thrown) that stops it before it runs. */
-  function operate(req: FastifyRequest, reply: FastifyReply, params: RequestParams): MaybePromise<ExecutionResult> {
-    const prepared = prepare(req, reply, params, false);
+  function operate(req: FastifyRequest, reply: FastifyReply, asked: OperationRequest): MaybePromise<ExecutionResult> {
+    const prepared = prepare(req, reply, asked, false);
     return 'args' in prepared ? (run(prepared, false) as MaybePromise<ExecutionResult>) : prepared;
   }
 
@@ -209,10 +200,10 @@ export function graphqlRunner(options: GraphQLRunnerOptions): GraphQLRunner {
     return { errors: [error as GraphQLError] };
   }
 
-  function stream(req: FastifyRequest, reply: FastifyReply, params: RequestParams): Streaming {
+  function stream(req: FastifyRequest, reply: FastifyReply, asked: OperationRequest): Streaming {
     let prepared;
     try {
-      prepared = prepare(req, reply, params, true);
+      prepared = prepare(req, reply, asked, true);
     } catch (error) {
       prepared = refusal(req, error);
     }
@@ -244,10 +235,10 @@ export function graphqlRunner(options: GraphQLRunnerOptions): GraphQLRunner {
     return { kind: ready.kind, args: ready.args, begin };
   }
 
-  async function result(req: FastifyRequest, reply: FastifyReply, params: RequestParams): Promise<ExecutionResult> {
+  async function result(req: FastifyRequest, reply: FastifyReply, asked: OperationRequest): Promise<ExecutionResult> {
     let outcome: ExecutionResult;
     try {
-      outcome = await operate(req, reply, params);
+      outcome = await operate(req, reply, asked);
     } catch (error) {
       if (error === STREAM_ONLY) throw error;
       outcome = refusal(req, error);
@@ -255,8 +246,8 @@ export function graphqlRunner(options: GraphQLRunnerOptions): GraphQLRunner {
     return masked(outcome);
   }
 
-  async function answer(req: FastifyRequest, reply: FastifyReply, params: RequestParams, mediaType: JsonType): Promise<JsonAnswer> {
-    const outcome = await result(req, reply, params);
+  async function answer(req: FastifyRequest, reply: FastifyReply, asked: OperationRequest, mediaType: JsonType): Promise<JsonAnswer> {
+    const outcome = await result(req, reply, asked);
     // Counted by the face that answers them (the MCP face counts its own).
     countErrors(metrics, outcome);
     return json(outcome, mediaType);
