@@ -1,6 +1,6 @@
 import { GraphQLError } from 'graphql';
 import { errorMessage } from '../errors/index.ts';
-import type { AppError, ErrorCode } from '../errors/index.ts';
+import type { AppError } from '../errors/index.ts';
 import { appErrorOf } from '../services/app-error-of.ts';
 import { codedError, fromAppError } from './coded-error.ts';
 
@@ -12,26 +12,19 @@ function appErrorIn(error: unknown): AppError | null {
   return null;
 }
 
-/** A GraphQLError with no other kind of error inside: from graphql-js, the scalars, armor, Yoga or our own plugins. */
+/** A GraphQLError with no other kind of error inside: from graphql-js, the scalars, or coded by our own checks. */
 function isGraphQLOwn(error: unknown): error is GraphQLError {
   return error instanceof GraphQLError && (!error.originalError || error.originalError instanceof GraphQLError);
 }
 
 /**
  * Whether the mask turns an error into INTERNAL_ERROR: the one rule for the mask and for the
- * log of unexpected errors (use-log-unexpected-errors.ts).
+ * log of unexpected errors (log-unexpected.ts).
  */
 export function isUnexpected(error: unknown): boolean {
   const appError = appErrorIn(error);
   return appError ? appError.code === 'INTERNAL_ERROR' : !isGraphQLOwn(error);
 }
-
-/** Codes for the HTTP statuses Yoga sets where it refuses a request (405 mutation over GET, 406, 413). */
-const CODE_FOR_STATUS: Record<number, ErrorCode> = {
-  405: 'METHOD_NOT_ALLOWED',
-  406: 'NOT_ACCEPTABLE',
-  413: 'PAYLOAD_TOO_LARGE',
-};
 
 /** graphql-js offers "Did you mean …?" for mistyped fields, enum values and input fields, which leaks the schema. */
 const SUGGESTION = / ?Did you mean [^?]*\?/g;
@@ -54,14 +47,8 @@ export function createMaskError({ production = false }: { production?: boolean }
     if (appError && appError.code !== 'INTERNAL_ERROR') return fromAppError(appError, error instanceof GraphQLError ? error : null);
     if (!appError && isGraphQLOwn(error)) {
       if (typeof error.extensions.status === 'number') return error;
-      const http = error.extensions.http as { status?: number; headers?: Record<string, string> } | undefined;
-      const yogaCode = http?.status ? CODE_FOR_STATUS[http.status] : undefined;
-      const [code, status] = yogaCode && http?.status ? [yogaCode, http.status] : (['VALIDATION_FAILED', 400] as const);
-      return codedError(requestErrorWords(error.message, production), code, status, {
-        from: error,
-        requestLevel: true,
-        headers: http?.headers,
-      });
+      // Uncoded: graphql-js's (variables that do not coerce); the route's own refusals are coded where raised.
+      return codedError(requestErrorWords(error.message, production), 'VALIDATION_FAILED', 400, { from: error, requestLevel: true });
     }
     return new GraphQLError(errorMessage('INTERNAL_ERROR', 'default'), {
       nodes: error instanceof GraphQLError ? error.nodes : undefined,

@@ -25,6 +25,29 @@ describe('GraphQL over HTTP: one path for queries and mutations, GET and POST', 
     }
   });
 
+  it('takes the preferred stream type by q-value, then the one listed first, for increments and for one framed result', async ({ t }) => {
+    // A deferred part needs a pet to defer: with none, the one result goes out as JSON.
+    await t.call({ method: 'POST', url: '/v1/pets', payload: { name: 'Streamed', categoryId: 1 } });
+    const deferred = '{ pets(first: 1) { nodes { id ... @defer { name } } } }';
+    for (const [accept, query, type] of [
+      ['multipart/mixed;q=0.5, text/event-stream, application/json;q=0.1', deferred, 'text/event-stream'],
+      ['text/event-stream;q=0.5, multipart/mixed, application/json;q=0.1', deferred, 'multipart/mixed'],
+      ['multipart/mixed, text/event-stream', deferred, 'multipart/mixed'],
+      ['text/event-stream, multipart/mixed', deferred, 'text/event-stream'],
+      ['multipart/mixed;q=0.3, text/event-stream;q=0.7', PETS, 'text/event-stream'],
+      ['text/event-stream;q=0.3, multipart/mixed;q=0.7', PETS, 'multipart/mixed'],
+    ] as const) {
+      const res = await t.call({
+        method: 'POST',
+        url: '/graphql',
+        headers: { accept, 'content-type': 'application/json' },
+        payload: { query },
+      });
+      expect(res.statusCode, accept).toBe(200);
+      expect(res.headers['content-type'], accept).toMatch(new RegExp(`^${type}`));
+    }
+  });
+
   it('reads GET parameters as POST ones: variables and extensions as JSON, refused with 400 when they are not', async ({ t }) => {
     const query = 'query($n: Int) { pets(first: $n) { nodes { id } } }';
     const url = (variables: string) => `/graphql?query=${encodeURIComponent(query)}&variables=${encodeURIComponent(variables)}`;
