@@ -1,7 +1,6 @@
-import type { ExecutionResult } from 'graphql';
-import { isAsyncIterable } from 'graphql-yoga';
 import type { Events } from './run-graphql.ts';
 import { resultInit } from './result-init.ts';
+import { resultsOf } from './results-of.ts';
 import { shownResult } from './shown-result.ts';
 
 /**
@@ -11,20 +10,13 @@ import { shownResult } from './shown-result.ts';
  */
 export function multipartIncrements(events: Events): Response {
   const encoder = new TextEncoder();
-  const results: AsyncIterator<ExecutionResult> | null = isAsyncIterable(events) ? events[Symbol.asyncIterator]() : null;
-  let single: ExecutionResult | null = results ? null : (events as ExecutionResult);
-  const next = async (): Promise<IteratorResult<ExecutionResult, undefined>> => {
-    if (results) return results.next();
-    const value = single;
-    single = null;
-    return value ? { done: false, value } : { done: true, value: undefined };
-  };
+  const results = resultsOf(events);
   const stream = new ReadableStream<Uint8Array>({
     start(controller) {
       controller.enqueue(encoder.encode('\r\n---'));
     },
     async pull(controller) {
-      const { done, value } = await next();
+      const { done, value } = await results.next();
       // One chunk a part (and the end with the last): no chunk boundary falls inside a part.
       let chunk = '';
       if (value) {
@@ -36,11 +28,11 @@ export function multipartIncrements(events: Events): Response {
       if (done) controller.close();
     },
     async cancel() {
-      await results?.return?.();
+      await results.stop();
     },
   });
   // A result that comes alone (refused before it began) carries its refusal's status and headers; a stream began with 200.
-  const init = results ? { status: 200, headers: {} } : resultInit(events as ExecutionResult);
+  const init = results.alone ? resultInit(results.alone) : { status: 200, headers: {} };
   const headers = { ...init.headers, Connection: 'keep-alive', 'Content-Type': 'multipart/mixed; boundary="-"' };
   return new Response(stream, { status: init.status, headers });
 }

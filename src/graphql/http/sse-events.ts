@@ -1,7 +1,6 @@
-import type { ExecutionResult } from 'graphql';
-import { isAsyncIterable } from 'graphql-yoga';
 import type { Events } from './run-graphql.ts';
 import { resultInit } from './result-init.ts';
+import { resultsOf } from './results-of.ts';
 import { shownResult } from './shown-result.ts';
 
 /**
@@ -20,8 +19,7 @@ const PING_MS = process.env.NODE_ENV === 'test' ? 300 : 12_000;
 export function sseEvents(events: Events): Response {
   const encoder = new TextEncoder();
   const ping = encoder.encode(':\n\n');
-  const results: AsyncIterator<ExecutionResult> | null = isAsyncIterable(events) ? events[Symbol.asyncIterator]() : null;
-  let single: ExecutionResult | null = results ? null : (events as ExecutionResult);
+  const results = resultsOf(events);
   let pinging: ReturnType<typeof setInterval> | undefined;
   const stream = new ReadableStream<Uint8Array>({
     start(controller) {
@@ -33,12 +31,7 @@ export function sseEvents(events: Events): Response {
       }, PING_MS);
     },
     async pull(controller) {
-      const next: IteratorResult<ExecutionResult, unknown> = results
-        ? await results.next()
-        : single
-          ? { done: false, value: single }
-          : { done: true, value: undefined };
-      single = null;
+      const next = await results.next();
       if (!next.done) {
         controller.enqueue(encoder.encode(`event: next\ndata: ${JSON.stringify(shownResult(next.value))}\n\n`));
         return;
@@ -49,10 +42,10 @@ export function sseEvents(events: Events): Response {
     },
     async cancel() {
       clearInterval(pinging);
-      await results?.return?.();
+      await results.stop();
     },
   });
-  const init = results ? { status: 200, headers: {} } : resultInit(events as ExecutionResult, { documentErrors: false });
+  const init = results.alone ? resultInit(results.alone, { documentErrors: false }) : { status: 200, headers: {} };
   const headers = {
     ...init.headers,
     'Content-Type': 'text/event-stream',
