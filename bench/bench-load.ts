@@ -28,6 +28,8 @@ export interface Run {
   p99: number;
   errors: number;
   unexpected: number;
+  /** Requests answered in the run. */
+  requests: number;
 }
 
 export interface Side {
@@ -102,6 +104,7 @@ export async function load({ server, request, key }: Side, seconds: number, scen
     p99: result.latency.p99,
     errors: result.errors + result.timeouts,
     unexpected,
+    requests: result.requests.total,
   };
 }
 

@@ -122,13 +122,18 @@ export interface ProjectOptions {
   /** Settings on top of the bench's own. */
   env?: Record<string, string>;
   name?: string;
+  /** Node flags besides the start script's (--perf-basic-prof for a profile). */
+  nodeFlags?: string[];
 }
 
 /** The real server as a production install's `npm start` runs it (the compiled build, the same Node flags), rate limit off. */
-export function startProject(databaseUrl: string, { dir = root, env = {}, name = 'project' }: ProjectOptions = {}): Promise<BenchServer> {
+export function startProject(
+  databaseUrl: string,
+  { dir = root, env = {}, name = 'project', nodeFlags = [] }: ProjectOptions = {},
+): Promise<BenchServer> {
   return launch(
     name,
-    [...startNodeFlags(), join(dir, 'dist/cli/main.js'), 'serve'],
+    [...startNodeFlags(), ...nodeFlags, join(dir, 'dist/cli/main.js'), 'serve'],
     { DATABASE_URL: databaseUrl, NODE_ENV: 'production', RATE_LIMIT_PER_MINUTE: '0', MESSAGE_DELIVERY: 'false', ...env },
     dir,
   );

@@ -1,5 +1,6 @@
 // npm run bench [-- --engine sqlite|postgres --duration 10 --connections 32 --rounds 3 --smoke]
 // npm run bench -- --baseline-rev REV | --baseline-env K=V,… [--env K=V,… --only NAME,…]: builds compared (compare-builds.ts)
+// npm run bench -- --profile NAME [--env K=V,…]: the project's CPU under one scenario, on-CPU, by area and function (profile-server.ts)
 // Floor and project are measured in the same run, interleaved, and compared by ratio:
 // absolute numbers on a shared machine mean little, ratios measured side by side do. Server
 // CPU time per request (user + system, from /proc) is the steadier yardstick; req/s is
@@ -18,6 +19,7 @@ import type { LoadSettings, Request, Run } from './bench-load.ts';
 import { buildProject, PEERS, peerInstalled, startFloor, startPeer, startProject } from './bench-servers.ts';
 import type { BenchServer } from './bench-servers.ts';
 import { compareBuilds } from './compare-builds.ts';
+import { profileServer } from './profile-server.ts';
 import { commentPadded, doublingChain, wideSpreads } from './abusive-documents.ts';
 
 const { values } = parseArgs({
@@ -34,6 +36,8 @@ const { values } = parseArgs({
     'baseline-env': { type: 'string', default: '' },
     env: { type: 'string', default: '' },
     only: { type: 'string', default: '' },
+    profile: { type: 'string' },
+    top: { type: 'string', default: '30' },
   },
 });
 if (values.engine !== 'sqlite' && values.engine !== 'postgres')
@@ -64,6 +68,7 @@ function envList(text: string): Record<string, string> {
 }
 const baselineEnv = envList(values['baseline-env'] ?? '');
 const projectEnv = envList(values.env ?? '');
+const profiling = values.profile;
 const comparing = values['baseline-rev'] !== undefined || Object.keys(baselineEnv).length > 0 || Object.keys(projectEnv).length > 0;
 
 interface Scenario {
@@ -141,7 +146,13 @@ async function main(): Promise<void> {
       `Bench on ${engine}: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, node ${process.version}; ${connections} connections, ${duration} s × ${rounds} rounds, ${petCount} pets${smoke ? ' (smoke)' : ''}`,
     );
     buildProject();
-    if (comparing) {
+    if (profiling !== undefined) {
+      // The first scenario whose name holds the text given: `--profile uncached`.
+      const scenario = scenarios.find((s) => s.name.includes(profiling));
+      if (!scenario) throw new Error(`--profile: no scenario's name holds "${profiling}" (${scenarios.map((s) => s.name).join('; ')})`);
+      const ok = await profileServer({ engine, dir, petCount, settings, scenario, env: projectEnv, databases, top: Number(values.top) });
+      if (!ok) failures.push(scenario.name);
+    } else if (comparing) {
       const baseline = { rev: values['baseline-rev'], env: baselineEnv };
       const only = (values.only ?? '').split(',').filter(Boolean);
       const chosen = only.length > 0 ? scenarios.filter((s) => only.some((name) => s.name.includes(name))) : scenarios;
@@ -158,12 +169,12 @@ async function main(): Promise<void> {
         databases,
         failures,
       });
-      return;
+    } else {
+      const only = (values.only ?? '').split(',').filter(Boolean);
+      if (!scaleOnly) await sideBySideScenarios(dir, databases, failures, only);
+      // --only picks scenarios to measure beside the floor; the scale run is its own (--scale-only).
+      if (only.length === 0) await scale(dir, databases, failures);
     }
-    const only = (values.only ?? '').split(',').filter(Boolean);
-    if (!scaleOnly) await sideBySideScenarios(dir, databases, failures, only);
-    // --only picks scenarios to measure beside the floor; the scale run is its own (--scale-only).
-    if (only.length === 0) await scale(dir, databases, failures);
   } finally {
     for (const database of databases) await database.drop();
     rmSync(dir, { recursive: true, force: true });

@@ -1,0 +1,174 @@
+// npm run bench -- --profile NAME [--env K=V,… --engine postgres --duration 10]: where the
+// project's CPU goes under the bench's own load for one scenario, sampled on-CPU (perf's
+// cpu-clock on a server run with --perf-basic-prof, every thread of it), in µs per request.
+// V8's --cpu-prof samples wall time: on a busy two-core machine a thread descheduled in a system
+// call is blamed on whatever frame was running, which once put 83 µs a request in SQLite.
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { benchDatabase } from './bench-database.ts';
+import type { BenchDatabase, BenchEngine } from './bench-database.ts';
+import { faulty, fmt, load } from './bench-load.ts';
+import type { LoadSettings, Request, Status } from './bench-load.ts';
+import { startProject } from './bench-servers.ts';
+
+export interface ProfileOptions {
+  engine: BenchEngine;
+  dir: string;
+  petCount: number;
+  settings: LoadSettings;
+  scenario: { name: string; project: Request; expectStatus: Status };
+  env: Record<string, string>;
+  databases: BenchDatabase[];
+  /** Rows of each table. */
+  top: number;
+}
+
+/** One sample: the CPU it stands for (ns) and its frames, innermost first, as `symbol (dso)`. */
+interface Sample {
+  ns: number;
+  frames: { symbol: string; dso: string }[];
+}
+
+/** `perf script`'s text: a period line, then one line a frame (`addr symbol (dso)`), a blank line between samples. */
+function samplesOf(script: string): Sample[] {
+  const samples: Sample[] = [];
+  let current: Sample | null = null;
+  for (const line of script.split('\n')) {
+    if (line.trim() === '') {
+      current = null;
+      continue;
+    }
+    if (!line.startsWith('\t')) {
+      current = { ns: Number(line.trim().split(/\s+/).at(-1)) || 0, frames: [] };
+      samples.push(current);
+      continue;
+    }
+    const match = /^\t\s*[0-9a-f]+ (.*) \(([^()]*)\)$/.exec(line);
+    if (match && current) current.frames.push({ symbol: match[1] ?? '', dso: match[2] ?? '' });
+  }
+  return samples;
+}
+
+/** `JS:*name /path/file.js:12:3` (--perf-basic-prof): the file, or null for a frame that is not JavaScript. */
+function scriptOf(symbol: string): string | null {
+  if (!/^(?:JS|LazyCompile|Function|Script):/.test(symbol)) return null;
+  const match = /\s(\S+?)(?::\d+){0,2}$/.exec(symbol);
+  return match?.[1] ?? '';
+}
+
+/** Where a script belongs: the project's folder under dist/ (its src/ folder), a package, or Node's own. */
+function areaOfScript(script: string): string {
+  const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(script);
+  if (pkg) return `package ${pkg[1]}`;
+  const own = /\/dist\/([^/]+)\//.exec(script);
+  if (own) return `project src/${own[1]}`;
+  if (script.startsWith('node:')) return 'Node (JavaScript)';
+  return 'other JavaScript';
+}
+
+const COMPILER =
+  /v8::internal::compiler::|v8::internal::maglev::|Baseline|CompileLazy|v8::internal::Parser|v8::internal::Compiler|Bytecode/;
+const GC = /Heap|Scavenge|MarkCompact|Marking|Sweep|Evacuat|GCTracer|MinorMC|Compactor|RecordWrite|Allocat/;
+
+/**
+ * The part of the server one sample's CPU went to, by its innermost frame: the kernel, garbage
+ * collection (V8's collector and write barrier, on any thread), V8's compilers, SQLite, else
+ * the nearest JavaScript frame's area (so V8's builtins and runtime count for the code that called
+ * them), else V8 and native code with no JavaScript above.
+ */
+function areaOf(sample: Sample): string {
+  const leaf = sample.frames[0];
+  if (!leaf) return 'unknown';
+  if (leaf.dso.includes('kernel')) return 'kernel (system calls, network)';
+  if (GC.test(leaf.symbol)) return 'garbage collection';
+  if (COMPILER.test(leaf.symbol)) return 'V8 compiling (parse, baseline, optimising)';
+  if (/better_sqlite3|sqlite3/.test(leaf.dso) || /^sqlite3/.test(leaf.symbol)) return 'SQLite (better-sqlite3)';
+  for (const frame of sample.frames) {
+    const script = scriptOf(frame.symbol);
+    if (script !== null) return areaOfScript(script);
+  }
+  return 'native, no JavaScript frame found (V8 runtime, libuv, allocator)';
+}
+
+/** A frame's name as a table shows it: the function and where it is, the checkout's path cut. */
+function shownFrame(symbol: string): string {
+  return symbol
+    .replace(/^(?:JS|LazyCompile|Function|Script):[*~^+-]?/, '')
+    .replace(/\S*\/node_modules\//, '')
+    .replace(/\S*\/dist\//, 'dist/')
+    .replace(/\|/g, '\\|');
+}
+
+function table(title: string, rows: [string, number][], perRequest: (ns: number) => number, total: number, top: number): string {
+  const lines = [`\n${title}\n`, '| | µs/req | share |', '| --- | ---: | ---: |'];
+  for (const [name, ns] of rows.sort((a, b) => b[1] - a[1]).slice(0, top)) {
+    lines.push(`| ${name} | ${fmt(perRequest(ns), 1)} | ${fmt((100 * ns) / total, 1)}% |`);
+  }
+  return lines.join('\n');
+}
+
+/** The project under the scenario's load, warmed up, then one round recorded by perf; its CPU by area and by function. */
+export async function profileServer(options: ProfileOptions): Promise<boolean> {
+  const { engine, dir, petCount, settings, scenario, env, databases, top } = options;
+  const db = await benchDatabase(engine, dir, 'profiled', petCount);
+  databases.push(db);
+  // --perf-basic-prof also turns on V8's log: into the bench's own folder, not the checkout.
+  const nodeFlags = ['--perf-basic-prof', `--logfile=${join(dir, 'v8.log')}`, '--no-logfile-per-isolate'];
+  const server = await startProject(db.url, { env, nodeFlags, name: 'profiled' });
+  const side = { server, request: scenario.project, key: db.key };
+  const data = join(dir, 'perf.data');
+  try {
+    if (settings.warmUp) await load(side, Math.min(2, settings.duration), scenario.expectStatus, settings.connections);
+    const perf = spawn('perf', ['record', '-q', '-e', 'cpu-clock', '-F', '999', '-g', '-p', String(server.process.pid), '-o', data], {
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    const exited = new Promise<string>((resolve) => perf.once('exit', (code, signal) => resolve(`${code ?? signal}`)));
+    perf.once('error', (error) => console.error(`perf: ${error.message} (Debian's linux-perf)`));
+    // perf writes its file's header once it is attached.
+    for (let i = 0; i < 100 && !existsSync(data); i++) await new Promise((r) => setTimeout(r, 50));
+    const run = await load(side, settings.duration, scenario.expectStatus, settings.connections);
+    perf.kill('SIGINT');
+    // perf ends with its own status, or by the signal where it was stopped before writing.
+    const status = await exited;
+    if (status !== '0' && status !== 'SIGINT') throw new Error(`perf record ended with ${status}`);
+    const script = execFileSync('perf', ['script', '-i', data, '-F', 'period,ip,sym,dso'], {
+      encoding: 'utf8',
+      maxBuffer: 1024 * 1024 * 1024,
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+    const samples = samplesOf(script);
+    const requests = run.requests;
+    const total = samples.reduce((sum, s) => sum + s.ns, 0);
+    const perRequest = (ns: number) => (requests > 0 ? ns / 1000 / requests : 0);
+    const areas = new Map<string, number>();
+    const self = new Map<string, number>();
+    const inclusive = new Map<string, number>();
+    for (const sample of samples) {
+      const area = areaOf(sample);
+      areas.set(area, (areas.get(area) ?? 0) + sample.ns);
+      const leaf = sample.frames[0];
+      if (leaf) self.set(shownFrame(leaf.symbol), (self.get(shownFrame(leaf.symbol)) ?? 0) + sample.ns);
+      // Each JavaScript function once per sample, however deep it recurses.
+      const seen = new Set<string>();
+      for (const frame of sample.frames) if (scriptOf(frame.symbol) !== null) seen.add(shownFrame(frame.symbol));
+      for (const name of seen) inclusive.set(name, (inclusive.get(name) ?? 0) + sample.ns);
+    }
+    console.log(
+      `\nOn-CPU profile of the project under "${scenario.name}" (${engine}, ${settings.connections} connections, ${settings.duration} s)`,
+    );
+    console.log(
+      `${requests} requests, ${samples.length} samples at 999 Hz on every thread: ${fmt(perRequest(total), 1)} µs/req sampled, ${fmt(run.cpu, 1)} µs/req by /proc.`,
+    );
+    console.log(
+      table('By area (the innermost frame; V8 builtins count for the JavaScript that called them):', [...areas], perRequest, total, top),
+    );
+    console.log(table('By function, self:', [...self], perRequest, total, top));
+    console.log(table('By JavaScript function, with what it calls:', [...inclusive], perRequest, total, top));
+    return faulty([run]) === 0;
+  } finally {
+    await server.stop();
+    // --perf-basic-prof's symbol map, which perf script has read.
+    rmSync(`/tmp/perf-${server.process.pid}.map`, { force: true });
+  }
+}
