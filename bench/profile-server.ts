@@ -165,6 +165,12 @@ export async function profileServer(options: ProfileOptions): Promise<boolean> {
     );
     console.log(table('By function, self:', [...self], perRequest, total, top));
     console.log(table('By JavaScript function, with what it calls:', [...inclusive], perRequest, total, top));
+    // A profile that cannot be read (perf attached late, stacks unparsed) must not pass for one.
+    const accounted = perRequest(total) / run.cpu;
+    if (!(accounted > 0.5)) {
+      console.error(`perf's samples account for ${fmt(100 * accounted)}% of the CPU time /proc counts: not a profile to read.`);
+      return false;
+    }
     return faulty([run]) === 0;
   } finally {
     await server.stop();
