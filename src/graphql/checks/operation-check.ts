@@ -14,10 +14,7 @@ export interface CheckedOperation extends ExecutionArgs {
  */
 export type OperationCheck = (operation: CheckedOperation) => MaybePromise<void>;
 
-/** Runs `checks` in order; a promise only once a check returns one. */
-export function runChecks(checks: readonly OperationCheck[], operation: CheckedOperation, from = 0): void | Promise<void> {
-  for (let i = from; i < checks.length; i++) {
-    const pending = checks[i]?.(operation);
-    if (pending instanceof Promise) return pending.then(() => runChecks(checks, operation, i + 1));
-  }
+/** Runs `checks` in order, each once the one before has passed. */
+export async function runChecks(checks: readonly OperationCheck[], operation: CheckedOperation): Promise<void> {
+  for (const check of checks) await check(operation);
 }

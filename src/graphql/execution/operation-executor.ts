@@ -10,7 +10,6 @@ import type {
   OperationDefinitionNode,
 } from 'graphql';
 import { compileQuery, isCompiledQuery } from 'graphql-jit';
-import { whenReady } from '../../http/maybe-promise.ts';
 import type { MaybePromise } from '../../http/maybe-promise.ts';
 import { operationFact } from '../document-entry.ts';
 import { asGraphQLJsErrors } from './jit-errors.ts';
@@ -36,12 +35,12 @@ export function operationExecutors(schema: GraphQLSchema, { jit }: { jit: boolea
     if (!isCompiledQuery(compiled)) return stockExecutor;
     const definitions = operation.variableDefinitions ?? [];
     const asFields = fieldVariables(document, operation);
-    return (args) => {
+    return async (args) => {
       const variables = args.variableValues ?? {};
       // Only where there are variables to coerce: a failure is answered in the stock executor's words.
       if (definitions.length > 0 && getVariableValues(schema, definitions, variables, { maxErrors: 50 }).errors) return stockExecutor(args);
       for (const name of asFields) if (!(name in variables)) return stockExecutor(args);
-      return whenReady(compiled.query(args.rootValue, args.contextValue, variables), (result) => inGraphQLJsShape(document, result));
+      return inGraphQLJsShape(document, await compiled.query(args.rootValue, args.contextValue, variables));
     };
   };
   return (document: DocumentNode, operationName: string | null | undefined): Executor =>

@@ -6,8 +6,6 @@ import { isAsyncIterable, mapAsyncIterator, processRegularResult } from 'graphql
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/types.ts';
 import { AppError, retryAfterSeconds } from '../../errors/index.ts';
-import { whenReady } from '../../http/maybe-promise.ts';
-import type { MaybePromise } from '../../http/maybe-promise.ts';
 import type { LiveFeed } from '../../services/live/live-feed.ts';
 import type { Metrics } from '../../telemetry/metrics-types.ts';
 import { runChecks } from '../checks/operation-check.ts';
@@ -118,29 +116,28 @@ export function graphqlRunner(options: GraphQLRunnerOptions): GraphQLRunner {
   const phase = phaseSpans(tracing);
 
   /** The run's records: its metric, its span's outcome, its unexpected errors logged (each event of a stream, which is counted when it ends). */
-  function execute(args: CheckedOperation, executor: Executor): MaybePromise<Events> {
+  async function execute(args: CheckedOperation, executor: Executor): Promise<Events> {
     const done = tracing ? traceOperation(args.contextValue, args.document, args.operationName) : null;
     const began = performance.now();
     const { type, name } = operationOf(args.document, args.operationName);
-    return whenReady(executor(args), (result) => {
-      if (isAsyncIterable(result)) {
-        let errored = false;
-        return mapAsyncIterator(
-          result,
-          (event: ExecutionResult) => {
-            if (event.errors?.length) errored = true;
-            logUnexpected(args.contextValue, event);
-            return event;
-          },
-          undefined,
-          () => metrics.operation(type, name, errored, (performance.now() - began) / 1000),
-        );
-      }
-      metrics.operation(type, name, Boolean(result.errors?.length), (performance.now() - began) / 1000);
-      done?.(result);
-      if (result.errors?.length) logUnexpected(args.contextValue, result);
-      return result;
-    });
+    const result = await executor(args);
+    if (isAsyncIterable(result)) {
+      let errored = false;
+      return mapAsyncIterator(
+        result,
+        (event: ExecutionResult) => {
+          if (event.errors?.length) errored = true;
+          logUnexpected(args.contextValue, event);
+          return event;
+        },
+        undefined,
+        () => metrics.operation(type, name, errored, (performance.now() - began) / 1000),
+      );
+    }
+    metrics.operation(type, name, Boolean(result.errors?.length), (performance.now() - began) / 1000);
+    done?.(result);
+    if (result.errors?.length) logUnexpected(args.contextValue, result);
+    return result;
   }
 
   /** The operation to run, or the refusal (thrown) or validation errors (returned) that stop it before its checks. */
@@ -166,28 +163,25 @@ export function graphqlRunner(options: GraphQLRunnerOptions): GraphQLRunner {
   }
 
   /** The checks (the key first), then the run; a subscription only where its events can go. */
-  function run({ args, kind }: Prepared, streams: boolean): MaybePromise<Events> {
-    const go = () => {
+  function run({ args, kind }: Prepared, streams: boolean): Promise<Events> {
+    return phase(kind === 'subscription' ? 'graphql.subscribe' : 'graphql.execute', async () => {
+      await runChecks(checks, args);
       if (kind === 'subscription' && !streams) throw STREAM_ONLY;
       // Events (a subscription's, or increments) come from the stock executor; JIT compiles whole answers.
-      const events = execute(args, streams || kind === 'subscription' ? stockExecutor : executorOf(args.document, args.operationName));
-      if (streams) return events;
-      return whenReady(events, (result) => {
-        if (!isAsyncIterable(result)) return result;
-        void result[Symbol.asyncIterator]().return?.();
-        throw STREAM_ONLY;
-      });
-    };
-    return phase(kind === 'subscription' ? 'graphql.subscribe' : 'graphql.execute', () => {
-      const checked = runChecks(checks, args);
-      return checked instanceof Promise ? checked.then(go) : go();
+      const events = await execute(
+        args,
+        streams || kind === 'subscription' ? stockExecutor : executorOf(args.document, args.operationName),
+      );
+      if (streams || !isAsyncIterable(events)) return events;
+      void events[Symbol.asyncIterator]().return?.();
+      throw STREAM_ONLY;
     });
   }
 
   /** The operation's result, or the refusal (thrown) that stops it before it runs. */
-  function operate(req: FastifyRequest, reply: FastifyReply, asked: OperationRequest): MaybePromise<ExecutionResult> {
+  async function operate(req: FastifyRequest, reply: FastifyReply, asked: OperationRequest): Promise<ExecutionResult> {
     const prepared = prepare(req, reply, asked, false);
-    return 'args' in prepared ? (run(prepared, false) as MaybePromise<ExecutionResult>) : prepared;
+    return 'args' in prepared ? ((await run(prepared, false)) as ExecutionResult) : prepared;
   }
 
   /** Errors as clients see them: the one boundary's shape (mask-error.ts). */
