@@ -46,6 +46,33 @@ describe('logs', () => {
     expect(accessLines.map((l) => l.requestId)).toEqual(answers.map((res) => res.headers['x-request-id']));
   });
 
+  it.for(['info', 'debug'])(
+    'at LOG_LEVEL=%s, every line a request writes carries its id where pino binds it, after its base fields',
+    async (level, { makeApp }) => {
+      const lines: string[] = [];
+      const t = await makeApp({ LOG_LEVEL: level }, { logStream: { write: (line) => void lines.push(line) } });
+      const ids: string[] = [];
+      for (const res of [
+        await t.call({ url: '/v1/pets' }),
+        (await graphql(t, '{ pets { totalCount } }')).res,
+        await t.call({ url: '/v1/nope' }),
+      ]) {
+        ids.push(String(res.headers['x-request-id']));
+      }
+      for (const id of ids) {
+        const written = lines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((line) => line.requestId === id);
+        // The access line last; at debug the request's own logger writes before it (the incoming
+        // line, a refusal's code), and at info nothing else.
+        const said = written.map((line) => line.msg);
+        expect(said.at(-1)).toBe('request');
+        if (level === 'debug') expect(said[0]).toBe('incoming request');
+        else expect(said).toHaveLength(1);
+        for (const line of written)
+          expect(Object.keys(line).slice(0, 6)).toEqual(['level', 'time', 'pid', 'hostname', 'requestId', 'method']);
+      }
+    },
+  );
+
   it('access lines name the account and key that called (their ids), and a bad key none', async ({ makeApp }) => {
     const lines: string[] = [];
     const t = await makeApp({ LOG_LEVEL: 'info' }, { logStream: { write: (line) => void lines.push(line) } });
