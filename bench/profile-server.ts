@@ -123,15 +123,20 @@ export async function profileServer(options: ProfileOptions): Promise<boolean> {
     const perf = spawn('perf', ['record', '-q', '-e', 'cpu-clock', '-F', '999', '-g', '-p', String(server.process.pid), '-o', data], {
       stdio: ['ignore', 'ignore', 'inherit'],
     });
-    const exited = new Promise<string>((resolve) => perf.once('exit', (code, signal) => resolve(`${code ?? signal}`)));
-    perf.once('error', (error) => console.error(`perf: ${error.message} (Debian's linux-perf)`));
+    // A perf that cannot start (not installed) emits 'error' and never 'exit': either ends the wait.
+    let status: string | null = null;
+    const exited = new Promise<string>((resolve) => {
+      perf.once('exit', (code, signal) => resolve((status = `${code ?? signal}`)));
+      perf.once('error', (error) => resolve((status = `${error.message} (Debian's linux-perf)`)));
+    });
     // perf writes its file's header once it is attached.
-    for (let i = 0; i < 100 && !existsSync(data); i++) await new Promise((r) => setTimeout(r, 50));
+    for (let i = 0; i < 100 && status === null && !existsSync(data); i++) await new Promise((r) => setTimeout(r, 50));
+    if (status !== null) throw new Error(`perf record ended before the load: ${status}`);
     const run = await load(side, settings.duration, scenario.expectStatus, settings.connections);
     perf.kill('SIGINT');
     // perf ends with its own status, or by the signal where it was stopped before writing.
-    const status = await exited;
-    if (status !== '0' && status !== 'SIGINT') throw new Error(`perf record ended with ${status}`);
+    const ended = await exited;
+    if (ended !== '0' && ended !== 'SIGINT') throw new Error(`perf record ended with ${ended}`);
     const script = execFileSync('perf', ['script', '-i', data, '-F', 'period,ip,sym,dso'], {
       encoding: 'utf8',
       maxBuffer: 1024 * 1024 * 1024,
