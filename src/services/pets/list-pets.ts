@@ -8,7 +8,7 @@ import type { FieldNaming } from '../validation/describe-issue.ts';
 import { createValidator } from '../validation/validator.ts';
 import { listPetsQuerySchema } from './pet-schema.ts';
 import type { ListPetsQuery, Pet, PetStatus } from './pet-schema.ts';
-import { petColumns } from '../../db/queries/pet-columns.ts';
+import { petsPage } from '../../db/queries/pets-page.ts';
 import { toPet } from './to-pet.ts';
 
 export interface PetPage extends Page<Pet> {
@@ -28,17 +28,6 @@ export function checkPetCursor(cursor: string | undefined): void {
   if (cursor !== undefined) decodeCursor('pets', cursor);
 }
 
-/** A page's rows, read away from the cursor (or from an end), one more than shown. */
-function readPage(db: Kysely<Database>, direction: Direction, cursorId: number | null, status: PetStatus | undefined, rows: number) {
-  let select = db.selectFrom('pets').select(petColumns);
-  if (cursorId !== null) select = select.where('id', direction === 'forward' ? '>' : '<', cursorId);
-  if (status !== undefined) select = select.where('status', '=', status);
-  return select
-    .orderBy('id', direction === 'forward' ? 'asc' : 'desc')
-    .limit(rows)
-    .execute();
-}
-
 /**
  * Pets in ascending id order, a page at a time. Keyset pagination: a deep page costs what the
  * first does. Forward from `cursor` (or the start); backward before it (or from the end).
@@ -53,7 +42,7 @@ export async function listPets(
   const cursorId = cursor === undefined ? null : decodeCursor('pets', cursor);
 
   // One extra row says whether more exist that way, without a count.
-  const rows = await readPage(db, direction, cursorId, status, limit + 1);
+  const rows = await petsPage(db, direction, cursorId, status, limit + 1);
 
   return { ...keysetPage(rows, limit, toPet, petCursor, direction, cursorId), status };
 }
