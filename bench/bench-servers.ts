@@ -108,12 +108,19 @@ export function buildRevision(rev: string, into: string): string {
   return into;
 }
 
-/** The Node flags of `npm start` (`exec node <flags> bin/petstore.js serve`), so the bench runs what users run. */
-function startNodeFlags(): string[] {
-  const { scripts } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: { start: string } };
-  const match = /\bnode ((?:--\S+ )*)bin\/petstore\.js serve/.exec(scripts.start);
-  if (!match) throw new Error(`cannot read the node flags from the start script: ${scripts.start}`);
-  return match[1]?.trim().split(' ').filter(Boolean) ?? [];
+/**
+ * What `npm start` in `dir` sets (`exec [env K=V …] node <flags> bin/petstore.js serve`): its
+ * environment and Node flags, so the bench runs what users run, and a baseline runs with its own.
+ */
+function startScript(dir: string): { env: Record<string, string>; flags: string[] } {
+  const { scripts } = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { scripts: { start: string } };
+  const match = /^exec (?:env ((?:[A-Z_]+=\S+ )+))?node ((?:--\S+ )*)bin\/petstore\.js serve$/.exec(scripts.start);
+  if (!match) throw new Error(`cannot read the start script: ${scripts.start}`);
+  const words = (text: string | undefined) => text?.trim().split(' ').filter(Boolean) ?? [];
+  return {
+    env: Object.fromEntries(words(match[1]).map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)])),
+    flags: words(match[2]),
+  };
 }
 
 export interface ProjectOptions {
@@ -131,10 +138,11 @@ export function startProject(
   databaseUrl: string,
   { dir = root, env = {}, name = 'project', nodeFlags = [] }: ProjectOptions = {},
 ): Promise<BenchServer> {
+  const start = startScript(dir);
   return launch(
     name,
-    [...startNodeFlags(), ...nodeFlags, join(dir, 'dist/cli/main.js'), 'serve'],
-    { DATABASE_URL: databaseUrl, NODE_ENV: 'production', RATE_LIMIT_PER_MINUTE: '0', MESSAGE_DELIVERY: 'false', ...env },
+    [...start.flags, ...nodeFlags, join(dir, 'dist/cli/main.js'), 'serve'],
+    { ...start.env, DATABASE_URL: databaseUrl, NODE_ENV: 'production', RATE_LIMIT_PER_MINUTE: '0', MESSAGE_DELIVERY: 'false', ...env },
     dir,
   );
 }
