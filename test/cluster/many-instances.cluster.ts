@@ -34,7 +34,7 @@ interface Window {
 /** " (502 POST /v1/pets, no answer POST /graphql)": what failed, for the table. */
 function describeFailures(failures: Outcome[]): string {
   if (failures.length === 0) return '';
-  return ` (${failures.map((o) => `${o.status || 'no answer'} ${o.method} ${o.path.split('?')[0]}`).join(', ')})`;
+  return ` (${failures.map((o) => `${o.status || 'no answer'} ${o.method} ${o.path.split('?')[0]}${o.keyed ? ' with a key' : ''}`).join(', ')})`;
 }
 
 /** Every page of `path` through `origin`, following Link rel="next". */
@@ -394,25 +394,48 @@ describe('three instances behind HAProxy and nginx on one PostgreSQL, with Redis
         const overlaps = (o: Outcome, w: Window) => o.end >= w.from && o.at <= w.to + 2_000;
         const during = (w: Window) => failed.filter((o) => overlaps(o, w));
         const unsafe = (o: { method: string; keyed: boolean }) => o.method === 'POST' && !o.keyed;
+        const balancerOf = (o: Outcome) => balancers.find(([, b]) => b.origin === o.origin)?.[0];
+        // What each balancer cannot hide, and no server can prevent (docs/deployment.md, "Rolling
+        // restarts"): nginx checks no health, so it sends to a draining instance until its listener
+        // closes, and a connection still in the listener's queue at that instant is reset: nginx may
+        // not send a POST without a key again, and answers 502. A killed instance resets every
+        // connection holding bytes it had not read: HAProxy 2.6 repeats a request on a connection
+        // closed with no answer, not on one reset, and closes the client's connection (502 on its
+        // first request) for a key's retry to settle.
+        const queuedAtClose = (o: Outcome) => balancerOf(o) === 'nginx' && unsafe(o) && o.status === 502;
+        const resetByKill = (o: Outcome) => balancerOf(o) === 'HAProxy' && (o.status === 0 || o.status === 502);
         // A failure names its balancer and when it came against the restart, so a race can be told apart.
-        const shown = (outcomes: Outcome[]) =>
-          outcomes.map((o) => ({
-            ...o,
-            balancer: balancers.find(([, b]) => b.origin === o.origin)?.[0],
-            msAfterTerm: o.at - term.from,
-            termMs: term.to - term.from,
-          }));
+        const shown = (outcomes: Outcome[], w: Window) =>
+          outcomes.map((o) => ({ ...o, balancer: balancerOf(o), msAfterSignal: o.at - w.from, restartMs: w.to - w.from }));
         expect(client.outcomes.filter((o) => o.status === 500)).toEqual([]);
-        expect(shown(during(term))).toEqual([]);
-        expect(during(kill).filter((o) => !unsafe(o))).toEqual([]);
-        expect(failed.filter((o) => !during(kill).includes(o))).toEqual([]);
+        expect(
+          shown(
+            during(term).filter((o) => !queuedAtClose(o)),
+            term,
+          ),
+        ).toEqual([]);
+        expect(
+          shown(
+            during(kill).filter((o) => !unsafe(o) && !resetByKill(o)),
+            kill,
+          ),
+        ).toEqual([]);
+        expect(
+          shown(
+            failed.filter((o) => !during(kill).includes(o) && !during(term).includes(o)),
+            kill,
+          ),
+        ).toEqual([]);
         rows.push(['responses with status 500', '0']);
         for (const [name, { origin }] of balancers) {
           const through = (outcomes: Outcome[]) => outcomes.filter((o) => o.origin === origin);
           const all = through(client.outcomes);
-          rows.push([`${name}: failed requests during the SIGTERM restart`, `0 of ${all.filter((o) => overlaps(o, term)).length}`]);
           rows.push([
-            `${name}: failed requests during the SIGKILL (in flight, not safe to repeat)`,
+            `${name}: failed requests during the SIGTERM restart`,
+            `${through(during(term)).length} of ${all.filter((o) => overlaps(o, term)).length}${describeFailures(through(during(term)))}`,
+          ]);
+          rows.push([
+            `${name}: failed requests during the SIGKILL`,
             `${through(during(kill)).length} of ${all.filter((o) => overlaps(o, kill)).length}${describeFailures(through(during(kill)))}`,
           ]);
           rows.push([`${name}: requests`, `${all.length} in ${(loadMs / 1000).toFixed(0)} s of load`]);
