@@ -147,8 +147,9 @@ export function startProject(
   );
 }
 
-export function startFloor(databaseUrl: string): Promise<BenchServer> {
-  return launch('floor', ['--import', 'tsx', join(root, 'bench/floor-server.ts')], { DATABASE_URL: databaseUrl });
+/** The floor: bare `node:http` doing the same work (bench/floor-server.ts); `nodeFlags` as for the project. */
+export function startFloor(databaseUrl: string, nodeFlags: string[] = []): Promise<BenchServer> {
+  return launch('floor', [...nodeFlags, '--import', 'tsx', join(root, 'bench/floor-server.ts')], { DATABASE_URL: databaseUrl });
 }
 
 /** A GraphQL server a team could pick instead of this project: its own file under bench/peers. */

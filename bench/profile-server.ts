@@ -10,14 +10,16 @@ import { benchDatabase } from './bench-database.ts';
 import type { BenchDatabase, BenchEngine } from './bench-database.ts';
 import { faulty, fmt, load } from './bench-load.ts';
 import type { LoadSettings, Request, Status } from './bench-load.ts';
-import { startProject } from './bench-servers.ts';
+import { startFloor, startProject } from './bench-servers.ts';
 
 export interface ProfileOptions {
   engine: BenchEngine;
   dir: string;
   petCount: number;
   settings: LoadSettings;
-  scenario: { name: string; project: Request; expectStatus: Status };
+  scenario: { name: string; project: Request; floor: Request; expectStatus: Status };
+  /** Whose CPU: the project's, or the floor's under the scenario's floor request (what any server pays). */
+  side: 'project' | 'floor';
   env: Record<string, string>;
   databases: BenchDatabase[];
   /** Rows of each table. */
@@ -64,6 +66,7 @@ function areaOfScript(script: string): string {
   const own = /\/dist\/([^/]+)\//.exec(script);
   if (own) return `project src/${own[1]}`;
   if (script.startsWith('node:')) return 'Node (JavaScript)';
+  if (script.includes('/bench/')) return 'the floor (bench/floor-server.ts)';
   return 'other JavaScript';
 }
 
@@ -115,8 +118,9 @@ export async function profileServer(options: ProfileOptions): Promise<boolean> {
   databases.push(db);
   // --perf-basic-prof also turns on V8's log: into the bench's own folder, not the checkout.
   const nodeFlags = ['--perf-basic-prof', `--logfile=${join(dir, 'v8.log')}`, '--no-logfile-per-isolate'];
-  const server = await startProject(db.url, { env, nodeFlags, name: 'profiled' });
-  const side = { server, request: scenario.project, key: db.key };
+  const floor = options.side === 'floor';
+  const server = floor ? await startFloor(db.url, nodeFlags) : await startProject(db.url, { env, nodeFlags, name: 'profiled' });
+  const side = { server, request: floor ? scenario.floor : scenario.project, key: db.key };
   const data = join(dir, 'perf.data');
   try {
     if (settings.warmUp) await load(side, Math.min(2, settings.duration), scenario.expectStatus, settings.connections);
@@ -160,7 +164,7 @@ export async function profileServer(options: ProfileOptions): Promise<boolean> {
       for (const name of seen) inclusive.set(name, (inclusive.get(name) ?? 0) + sample.ns);
     }
     console.log(
-      `\nOn-CPU profile of the project under "${scenario.name}" (${engine}, ${settings.connections} connections, ${settings.duration} s)`,
+      `\nOn-CPU profile of ${floor ? 'the floor' : 'the project'} under "${scenario.name}" (${engine}, ${settings.connections} connections, ${settings.duration} s)`,
     );
     console.log(
       `${requests} requests, ${samples.length} samples at 999 Hz on every thread: ${fmt(perRequest(total), 1)} µs/req sampled, ${fmt(run.cpu, 1)} µs/req by /proc.`,

@@ -1,6 +1,6 @@
 // npm run bench [-- --engine sqlite|postgres --duration 10 --connections 32 --rounds 3 --smoke]
 // npm run bench -- --baseline-rev REV | --baseline-env K=V,… [--env K=V,… --only NAME,…]: builds compared (compare-builds.ts)
-// npm run bench -- --profile NAME [--env K=V,…]: the project's CPU under one scenario, on-CPU, by area and function (profile-server.ts)
+// npm run bench -- --profile NAME [--env K=V,… --floor]: the project's (or the floor's) CPU under one scenario, on-CPU, by area and function (profile-server.ts)
 // Floor and project are measured in the same run, interleaved, and compared by ratio:
 // absolute numbers on a shared machine mean little, ratios measured side by side do. Server
 // CPU time per request (user + system, from /proc) is the steadier yardstick; req/s is
@@ -37,6 +37,7 @@ const { values } = parseArgs({
     env: { type: 'string', default: '' },
     only: { type: 'string', default: '' },
     profile: { type: 'string' },
+    floor: { type: 'boolean', default: false },
     top: { type: 'string', default: '30' },
   },
 });
@@ -150,7 +151,18 @@ async function main(): Promise<void> {
       // The first scenario whose name holds the text given: `--profile uncached`.
       const scenario = scenarios.find((s) => s.name.includes(profiling));
       if (!scenario) throw new Error(`--profile: no scenario's name holds "${profiling}" (${scenarios.map((s) => s.name).join('; ')})`);
-      const ok = await profileServer({ engine, dir, petCount, settings, scenario, env: projectEnv, databases, top: Number(values.top) });
+      const side = values.floor ? 'floor' : 'project';
+      const ok = await profileServer({
+        engine,
+        dir,
+        petCount,
+        settings,
+        scenario,
+        side,
+        env: projectEnv,
+        databases,
+        top: Number(values.top),
+      });
       if (!ok) failures.push(scenario.name);
     } else if (comparing) {
       const baseline = { rev: values['baseline-rev'], env: baselineEnv };
