@@ -108,6 +108,17 @@ export function buildRevision(rev: string, into: string): string {
   return into;
 }
 
+/** `K=V` words as an environment: the start script's `env K=V …` and the bench's `--env K=V,…`. */
+export function envOf(pairs: readonly string[]): Record<string, string> {
+  return Object.fromEntries(
+    pairs.map((pair) => {
+      const at = pair.indexOf('=');
+      if (at < 1) throw new Error(`expected K=V, got ${pair}`);
+      return [pair.slice(0, at), pair.slice(at + 1)];
+    }),
+  );
+}
+
 /**
  * What `npm start` in `dir` sets (`exec [env K=V …] node <flags> bin/petstore.js serve`): its
  * environment and Node flags, so the bench runs what users run, and a baseline runs with its own.
@@ -117,10 +128,7 @@ function startScript(dir: string): { env: Record<string, string>; flags: string[
   const match = /^exec (?:env ((?:[A-Z_]+=\S+ )+))?node ((?:--\S+ )*)bin\/petstore\.js serve$/.exec(scripts.start);
   if (!match) throw new Error(`cannot read the start script: ${scripts.start}`);
   const words = (text: string | undefined) => text?.trim().split(' ').filter(Boolean) ?? [];
-  return {
-    env: Object.fromEntries(words(match[1]).map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)])),
-    flags: words(match[2]),
-  };
+  return { env: envOf(words(match[1])), flags: words(match[2]) };
 }
 
 export interface ProjectOptions {

@@ -16,7 +16,7 @@ import type { BenchDatabase, BenchEngine } from './bench-database.ts';
 import { answerOf, faulty, fmt, gql, gqlRun, least, load, mcpCall, median, sideBySide } from './bench-load.ts';
 import type { Status } from './bench-load.ts';
 import type { LoadSettings, Request, Run } from './bench-load.ts';
-import { buildProject, PEERS, peerInstalled, startFloor, startPeer, startProject } from './bench-servers.ts';
+import { buildProject, envOf, PEERS, peerInstalled, startFloor, startPeer, startProject } from './bench-servers.ts';
 import type { BenchServer } from './bench-servers.ts';
 import { compareBuilds } from './compare-builds.ts';
 import { profileServer } from './profile-server.ts';
@@ -55,18 +55,7 @@ const scaleOnly = values['scale-only'] ?? false;
 const settings: LoadSettings = { connections, duration, rounds, warmUp: !smoke };
 
 /** `K=V,K=V` as an environment. */
-function envList(text: string): Record<string, string> {
-  return Object.fromEntries(
-    text
-      .split(',')
-      .filter(Boolean)
-      .map((pair) => {
-        const at = pair.indexOf('=');
-        if (at < 1) throw new Error(`expected K=V, got ${pair}`);
-        return [pair.slice(0, at), pair.slice(at + 1)];
-      }),
-  );
-}
+const envList = (text: string) => envOf(text.split(',').filter(Boolean));
 const baselineEnv = envList(values['baseline-env'] ?? '');
 const projectEnv = envList(values.env ?? '');
 const profiling = values.profile;

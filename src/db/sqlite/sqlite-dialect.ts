@@ -18,10 +18,13 @@ function bindable(parameters: readonly unknown[]): unknown[] {
   return parameters.map((p) => (typeof p === 'boolean' ? Number(p) : p));
 }
 
-/** A prepared statement, and for one that reads, what turns one of its rows (an array) into an object. */
+/** Turns one row of a statement (an array) into an object. */
+type ToRow = (values: readonly unknown[]) => Record<string, unknown>;
+
+/** A prepared statement, and for one that reads, its `ToRow`. */
 interface Prepared {
   statement: SQLite.Statement;
-  toRow: ((values: readonly unknown[]) => Record<string, unknown>) | null;
+  toRow: ToRow | null;
 }
 
 /**
@@ -43,9 +46,9 @@ function prepared(db: SQLite.Database, sql: string): Prepared {
  * The names are SQLite's own for the statement's columns, quoted by JSON.stringify, and computed
  * (`["name"]:`), so even a column named `__proto__` is a property, never the prototype.
  */
-function rowBuilder(columns: readonly string[]): (values: readonly unknown[]) => Record<string, unknown> {
+function rowBuilder(columns: readonly string[]): ToRow {
   const properties = columns.map((column, i) => `[${JSON.stringify(column)}]: values[${i}]`);
-  return new Function('values', `return { ${properties.join(', ')} };`) as (values: readonly unknown[]) => Record<string, unknown>;
+  return new Function('values', `return { ${properties.join(', ')} };`) as ToRow;
 }
 
 /** How many distinct statements stay prepared; the service layer issues a few dozen shapes. */
