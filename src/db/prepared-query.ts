@@ -1,4 +1,5 @@
 import type { Compilable, CompiledQuery, Kysely } from 'kysely';
+import { directRunOf } from './direct-runs.ts';
 
 /** Stands in for argument `index` while the query is built once; never reaches the database. */
 class Slot {
@@ -67,6 +68,6 @@ export function preparedQuery<DB, Args extends readonly unknown[], Row>(
       }
     }
     const bound: CompiledQuery<Row> = { ...query, parameters: slots.map((slot, i) => (slot < 0 ? query.parameters[i] : args[slot])) };
-    return (await db.executeQuery(bound)).rows;
+    return (await (directRunOf(db)?.(bound) ?? db.executeQuery(bound))).rows;
   };
 }

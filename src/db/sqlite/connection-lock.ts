@@ -14,6 +14,13 @@ export class ConnectionLock {
     await new Promise<void>((resolve) => this.#waiting.push(resolve));
   }
 
+  /** Takes the connection if no one holds it, without waiting; false when someone does. */
+  tryLock(): boolean {
+    if (this.#held) return false;
+    this.#held = true;
+    return true;
+  }
+
   unlock(): void {
     const next = this.#waiting.shift();
     if (next) next();

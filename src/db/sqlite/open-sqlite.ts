@@ -4,6 +4,7 @@ import SQLite from 'better-sqlite3';
 import { CompiledQuery, Kysely } from 'kysely';
 import type { DatabaseConfig } from '../../config/load-config.ts';
 import type { OpenDatabase } from '../connection.ts';
+import { allowDirectRuns } from '../direct-runs.ts';
 import { sqliteDataVersion } from '../data-version.ts';
 import type { ObserverSlot } from '../statement-observer.ts';
 import type { Database } from '../types.ts';
@@ -39,7 +40,9 @@ export function openSqlite({ url, lockTimeoutMs }: DatabaseConfig): OpenDatabase
   // process's lock itself, without blocking, for up to lockTimeoutMs.
   sqlite.pragma('busy_timeout = 0');
   const watch: ObserverSlot = { observer: null };
-  const db = new Kysely<Database>({ dialect: new PetstoreSqliteDialect(sqlite, { lockTimeoutMs, watch }) });
+  const dialect = new PetstoreSqliteDialect(sqlite, { lockTimeoutMs, watch });
+  const db = new Kysely<Database>({ dialect });
+  allowDirectRuns(db, (query) => dialect.runIfFree(query));
   return {
     db,
     observe: (observer) => void (watch.observer = observer),

@@ -149,6 +149,22 @@ class CachingSqliteDriver extends SqliteDriver {
     this.#lock.unlock();
   }
 
+  /**
+   * A statement run at once when no one holds the connection (direct-runs.ts), with the lock held
+   * while it runs (a wait for another process's lock still hands it over); null when someone does.
+   */
+  runIfFree<R>(query: CompiledQuery<R>): Promise<QueryResult<R>> | null {
+    return this.#lock.tryLock() ? this.#runHeld(query) : null;
+  }
+
+  async #runHeld<R>(query: CompiledQuery<R>): Promise<QueryResult<R>> {
+    try {
+      return await this.#connection.executeQuery<R>(query);
+    } finally {
+      this.#lock.unlock();
+    }
+  }
+
   // Every transaction here writes. Taking the write lock at BEGIN means a second process
   // is waited for at the start instead of failing when a read-then-write would upgrade its lock.
   override async beginTransaction(connection: DatabaseConnection): Promise<void> {
@@ -160,6 +176,7 @@ class CachingSqliteDriver extends SqliteDriver {
 export class PetstoreSqliteDialect extends SqliteDialect {
   readonly #db: SQLite.Database;
   readonly #options: SqliteDialectOptions;
+  #driver: CachingSqliteDriver | null = null;
 
   constructor(db: SQLite.Database, options: SqliteDialectOptions) {
     super({ database: db });
@@ -168,6 +185,12 @@ export class PetstoreSqliteDialect extends SqliteDialect {
   }
 
   override createDriver(): Driver {
-    return new CachingSqliteDriver(this.#db, this.#options);
+    this.#driver = new CachingSqliteDriver(this.#db, this.#options);
+    return this.#driver;
+  }
+
+  /** See CachingSqliteDriver.runIfFree: null too before Kysely has made the driver. */
+  runIfFree<R>(query: CompiledQuery<R>): Promise<QueryResult<R>> | null {
+    return this.#driver?.runIfFree(query) ?? null;
   }
 }
