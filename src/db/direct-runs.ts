@@ -7,10 +7,12 @@ const runs = new WeakMap<object, DirectRun>();
 
 /**
  * Kysely takes each statement through about ten async functions (its executor, connection
- * provider and runtime driver, the driver's acquire and release, the result's transform): 2-3 µs a
- * statement on SQLite, measured side by side, where a key lookup costs SQLite 5. A dialect that can
- * run a statement without them registers here, for the one instance it opened: a transaction, or
- * the same database with a plugin, is another object and goes Kysely's way.
+ * provider and runtime driver, the driver's acquire and release, the result's transform). On
+ * SQLite a key lookup by a prepared query cost 2.45 µs that way and 1.64 µs run directly (better-
+ * sqlite3's own call: 1.05), measured side by side in one process; in the REST list's on-CPU
+ * profile Kysely's share went from 10 µs a request to 0.3. A dialect that can run a statement
+ * without them registers here, for the one instance it opened: a transaction, or the same
+ * database with a plugin, is another object and goes Kysely's way.
  */
 export function allowDirectRuns(db: object, run: DirectRun): void {
   runs.set(db, run);
