@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { execFileSync } from 'node:child_process';
 import { migrations } from '../src/db/migrations/index.ts';
 import { spawn, spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -170,6 +170,42 @@ describe('petstore CLI', { timeout: 180_000 }, () => {
     const res = spawnSync('npx', ['--no', 'petstore', 'help'], { encoding: 'utf8', timeout: 60_000 });
     expect(res.status).toBe(0);
     expect(res.stdout).toMatch(/^Usage: petstore <command>/m);
+  });
+
+  it('refuses a DATABASE_URL of a scheme it does not speak, rather than making a SQLite file of that name; no setting prints its password', async ({
+    tmp,
+  }) => {
+    for (const [url, scheme] of [
+      ['postgress://nu:hunter2@127.0.0.1:5432/x', 'postgress:'],
+      ['mysql://root:hunter2@127.0.0.1/x', 'mysql:'],
+      ['redis://:hunter2@127.0.0.1:6379/0', 'redis:'],
+    ] as const) {
+      for (const command of [['serve'], ['migrate']]) {
+        const res = await petstoreAsync(command, { DATABASE_URL: url, PORT: '0' }, 60_000);
+        expect(res.status, url).toBe(1);
+        expect(res.stderr).toContain(
+          `DATABASE_URL names a database this server does not speak (${scheme}): give postgres://user:password@host:5432/database for PostgreSQL, or a SQLite file path`,
+        );
+        expect(res.stderr + res.stdout).not.toMatch(/hunter2/);
+      }
+    }
+    // Nothing was made of those names, here or anywhere relative to the working directory.
+    expect(existsSync(join(process.cwd(), 'postgress:'))).toBe(false);
+    expect(existsSync(join(process.cwd(), 'mysql:'))).toBe(false);
+    // Every URL setting that is refused is named without its user and password.
+    const res = petstore(['migrate'], {
+      DATABASE_URL: join(tmp, 'x.db'),
+      MESSAGE_WEBHOOK_URL: 'ftp://hook:hunter2@hooks.example/in',
+      PUBLIC_BASE_URL: 'https://me:hunter2@api.example/v2',
+      CORS_ORIGINS: 'https://cors:hunter2@app.example',
+      OIDC_ISSUERS: 'http://iss:hunter2@issuer.example',
+    });
+    expect(res.status).toBe(1);
+    expect(res.stderr).toMatch(/MESSAGE_WEBHOOK_URL must be an http\(s\) URL \(got 'ftp:\/\/\*\*\*@hooks\.example\/in'\)/);
+    expect(res.stderr).toMatch(/PUBLIC_BASE_URL must be an http\(s\) URL ending in \/v1 \(got 'https:\/\/\*\*\*@api\.example\/v2'\)/);
+    expect(res.stderr).toMatch(/CORS_ORIGINS/);
+    expect(res.stderr).toMatch(/OIDC_ISSUERS/);
+    expect(res.stderr).not.toMatch(/hunter2/);
   });
 
   it('reports invalid configuration in one clear message, exit 1, no stack', () => {

@@ -1,4 +1,5 @@
 import { isIP } from 'node:net';
+import { withoutCredentials } from './without-credentials.ts';
 
 /**
  * Readers for one environment variable each: the value, or the fallback when unset or empty.
@@ -17,7 +18,7 @@ export function baseUrl(problems: string[], env: Env, name: string, fallback: st
     // reported below
   }
   if (!url || !['http:', 'https:'].includes(url.protocol) || !url.pathname.replace(/\/$/, '').endsWith('/v1')) {
-    problems.push(`${name} must be an http(s) URL ending in /v1 (got '${raw}').`);
+    problems.push(`${name} must be an http(s) URL ending in /v1 (got '${withoutCredentials(raw)}').`);
     return null;
   }
   return raw.replace(/\/$/, '');
@@ -59,7 +60,7 @@ export function httpUrl(problems: string[], env: Env, name: string): string | nu
   } catch {
     // reported below
   }
-  problems.push(`${name} must be an http(s) URL (got '${raw}').`);
+  problems.push(`${name} must be an http(s) URL (got '${withoutCredentials(raw)}').`);
   return null;
 }
 
@@ -77,7 +78,7 @@ export function origins(problems: string[], env: Env): string[] {
     } catch {
       ok = false;
     }
-    if (!ok) problems.push(`CORS_ORIGINS must list origins like https://app.example.com, comma-separated (got '${origin}').`);
+    if (!ok) problems.push(`CORS_ORIGINS must list origins like https://app.example.com, comma-separated (got '${withoutCredentials(origin)}').`);
   }
   return list;
 }

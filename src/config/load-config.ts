@@ -7,6 +7,9 @@ import { trustedDocuments } from './trusted-documents.ts';
 /** Where the data lives when DATABASE_URL is not set: a SQLite file, folders created. */
 export const DEFAULT_DATABASE_URL = './data/petstore.db';
 
+/** The URL schemes DATABASE_URL may have: PostgreSQL's, and SQLite's (a file path has none). */
+const DATABASE_SCHEMES = ['postgres', 'postgresql', 'sqlite', 'file'];
+
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
@@ -258,6 +261,15 @@ export function loadConfig(env: Env = process.env): Config {
     pooler: oneOf(problems, env, 'DATABASE_POOLER', ['none', 'transaction'] as const, 'none'),
     migrationUrl: env.DATABASE_MIGRATION_URL?.trim() || null,
   };
+  // A scheme of two letters or more that is neither PostgreSQL's nor SQLite's is a mistake (a
+  // typo, another engine's URL), never a file to create under that name; only the scheme is
+  // repeated, since the rest may hold a password.
+  const scheme = /^([a-z][a-z0-9+.-]+):/i.exec(database.url)?.[1]?.toLowerCase();
+  if (scheme !== undefined && !DATABASE_SCHEMES.includes(scheme)) {
+    problems.push(
+      `DATABASE_URL names a database this server does not speak (${scheme}:): give postgres://user:password@host:5432/database for PostgreSQL, or a SQLite file path (also sqlite:/file: URLs, or :memory:).`,
+    );
+  }
   for (const [name, url] of [
     ['DATABASE_URL', database.url],
     ['DATABASE_MIGRATION_URL', database.migrationUrl ?? ''],

@@ -1,5 +1,6 @@
 import { integer, oneOf } from './env-values.ts';
 import type { Env } from './env-values.ts';
+import { withoutCredentials } from './without-credentials.ts';
 
 /** Access tokens from OpenID Connect issuers (OIDC_ISSUERS): null while none is configured. */
 export interface OidcConfig {
@@ -46,7 +47,7 @@ export function oidcConfig(problems: string[], env: Env): OidcConfig | null {
       // reported below
     }
     if (!url || !(url.protocol === 'https:' || (url.protocol === 'http:' && isLoopback(url)))) {
-      problems.push(`OIDC_ISSUERS must list https URLs (http only on loopback), comma-separated (got '${issuer}').`);
+      problems.push(`OIDC_ISSUERS must list https URLs (http only on loopback), comma-separated (got '${withoutCredentials(issuer)}').`);
     }
   }
   const audience = env.OIDC_AUDIENCE?.trim() ?? '';
