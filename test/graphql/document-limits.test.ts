@@ -168,6 +168,38 @@ describe('variables and directive arguments a client shapes', () => {
       expect(variable.body).toContain("@stream's initialCount must be 0 or more (got -3).");
     },
   );
+
+  it.for(['text/event-stream', 'multipart/mixed'])(
+    'refuses @stream(initialCount: null), literal or in a variable, as the request’s error answered as %s, never a fault',
+    async (accept, { makeApp }) => {
+      const lines: string[] = [];
+      const t = await makeApp({ LOG_LEVEL: 'info' }, { logStream: { write: (line) => void lines.push(line) } });
+      const send = (payload: object) =>
+        t.call({ method: 'POST', url: '/graphql', headers: { accept, 'content-type': 'application/json' }, payload });
+      const byVariable = 'query($n: Int) { pets(first: 2) { nodes @stream(initialCount: $n) { id } } }';
+      for (const payload of [
+        { query: '{ pets(first: 2) { nodes @stream(initialCount: null) { id } } }' },
+        { query: byVariable, variables: { n: null } },
+      ]) {
+        const res = await send(payload);
+        expect(res.statusCode, JSON.stringify(payload)).toBe(400);
+        expect(res.body).toContain("@stream's initialCount must be 0 or more (got null).");
+        expect(res.body).not.toContain('INTERNAL_ERROR');
+      }
+      // A variable left out takes the argument's default (0): streamed.
+      expect((await send({ query: byVariable })).statusCode).toBe(200);
+      // As JSON the whole answer comes at once, and no initialCount is read.
+      const whole = await t.call({
+        method: 'POST',
+        url: '/graphql',
+        headers: { accept: 'application/json', 'content-type': 'application/json' },
+        payload: { query: byVariable, variables: { n: null } },
+      });
+      expect(whole.statusCode).toBe(200);
+      // Nothing a client sent was logged as a fault.
+      expect(lines.filter((line) => (JSON.parse(line) as { level: number }).level >= 50)).toEqual([]);
+    },
+  );
 });
 
 describe('a document is at most 16 KiB, comments included, before anything parses it', () => {
