@@ -28,6 +28,7 @@ export const errorCatalogue = {
       default: 'The request has missing or invalid values.',
       idempotencyKeyForm: 'Idempotency-Key must be 1-255 visible ASCII characters.',
       idempotencyKeyTwice: 'Send one Idempotency-Key header.',
+      mcpIdempotencyKeyNotString: '_meta["io.petstore/idempotency-key"] must be a string: 1-255 visible ASCII characters.',
       idempotencyKeyRefused:
         '{{operation}} does not take an Idempotency-Key: its answer holds a new key, which is never stored, so it cannot be replayed. Send it without one; if unsure whether it worked, list your keys.',
       jsonTooDeep: 'The JSON nests deeper than {{max}} levels of objects and arrays.',

@@ -15,6 +15,13 @@ declare module 'fastify' {
      * not spend what an address without a key may ask of the API.
      */
     asset?: boolean;
+    /**
+     * A route that answers the edge's refusal (a spent budget) once it has read its request: the
+     * edge still counts the request before its body is read, but keeps the refusal on the request
+     * (`edgeRefusal`) for the route to throw. MCP's: its answer names the JSON-RPC request's id,
+     * and a refused tool call is a tool result the agent's model reads.
+     */
+    refusedOnceRead?: boolean;
   }
 }
 

@@ -46,6 +46,7 @@ export async function useHttpEdge(
 ): Promise<void> {
   app.decorateRequest('principal', null);
   app.decorateRequest('authRefusal', null);
+  app.decorateRequest('edgeRefusal', null);
   app.decorateRequest('probe', false);
   app.decorateRequest('idempotency', null);
   app.decorateRequest('operation', null);

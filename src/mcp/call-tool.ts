@@ -20,7 +20,8 @@ export interface ToolAnswer {
 
 const naming = (field: string) => (field === '' ? 'The arguments' : `Argument '${field}'`);
 
-function failed(errors: readonly ErrorBody[]): ToolAnswer {
+/** A failed tool result: each error as its Error body, a text block the agent's model reads. */
+export function failed(errors: readonly ErrorBody[]): ToolAnswer {
   const result: ToolResult = { content: errors.map((error) => ({ type: 'text', text: JSON.stringify(error) })), isError: true };
   return { json: JSON.stringify(result), failures: errors.map((error) => error.code) };
 }

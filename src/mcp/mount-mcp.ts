@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Config } from '../config/load-config.ts';
 import type { Database } from '../db/types.ts';
-import { AppError } from '../errors/index.ts';
+import { AppError, toErrorBody } from '../errors/index.ts';
 import { unauthorized } from '../http/auth/bearer-token.ts';
 import { errorHandler, replyWithError } from '../http/errors/error-handler.ts';
 import { idempotencyHooks } from '../http/idempotency/idempotency-hooks.ts';
@@ -14,7 +14,7 @@ import { requestFingerprint } from '../services/idempotency/index.ts';
 import { permits } from '../services/principal.ts';
 import type { Metrics } from '../telemetry/metrics-types.ts';
 import { serverSpanOf } from '../telemetry/server-spans.ts';
-import { callTool } from './call-tool.ts';
+import { callTool, failed } from './call-tool.ts';
 import { errorAnswer, resultAnswer, statusOf } from './mcp-answer.ts';
 import type { ServerInfo } from './mcp-answer.ts';
 import { LEGACY_VERSIONS, MODERN_VERSIONS, readMessage, requestIdOf } from './mcp-message.ts';
@@ -72,6 +72,9 @@ function publicOrigin(config: Config, request: FastifyRequest): string {
   return config.publicBaseUrl ? new URL(config.publicBaseUrl).origin : `${request.protocol}://${request.host}`;
 }
 
+/** A refusal of what a tool call asked, as opposed to who asked (401, 403) or the server failing (5xx): the call's failed result. */
+const isToolOutcome = (error: AppError) => error.status >= 400 && error.status < 500 && error.status !== 401 && error.status !== 403;
+
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
@@ -98,13 +101,22 @@ export async function mountMcp(app: FastifyInstance, { runner, config, db, metri
     const exchange = exchangeOf(request);
     exchange.framed = true;
     exchange.failure = error.code;
+    const { message } = exchange;
+    // A tool call refused for what it asked (a spent budget, an idempotency key reused or of the
+    // wrong form) is a failed tool result, which the agent's model reads, as it reads a tool's own
+    // errors; an SDK throws on an HTTP refusal instead. Who may call (401, 403: the authorization
+    // spec's challenges) and the server's own failures (5xx) stay HTTP refusals.
+    if (exchange.tool && message?.kind === 'request' && isToolOutcome(error)) {
+      replyWithError(reply, error).code(200).header('Cache-Control', NO_STORE);
+      return reply.send(resultAnswer(message.id, message.era, failed([toErrorBody(error)]).json, serverInfo));
+    }
     replyWithError(reply, error)
       .code(statusOf(error, exchange.message?.era ?? null))
       .header('Cache-Control', NO_STORE);
     // RFC 9728 §5.1: the challenge names where to learn how to get a token for this resource.
     const challenge = reply.getHeader('www-authenticate');
     if (typeof challenge === 'string') reply.header('WWW-Authenticate', `${challenge}, resource_metadata="${metadataUrl(request)}"`);
-    const id = exchange.message?.kind === 'request' ? exchange.message.id : requestIdOf(request.body);
+    const id = message?.kind === 'request' ? message.id : requestIdOf(request.body);
     return reply.send(errorAnswer(id, error));
   };
 
@@ -114,8 +126,8 @@ export async function mountMcp(app: FastifyInstance, { runner, config, db, metri
       const message = exchangeOf(request).message;
       const meta = message?.kind === 'request' ? message.params._meta : undefined;
       const key = isObject(meta) ? meta[IDEMPOTENCY_META_KEY] : undefined;
-      // A key that is not a string is refused as one of the wrong form would be.
-      if (key !== undefined) return typeof key === 'string' ? key : JSON.stringify(key);
+      // A key that is not a string is refused: its JSON would be a key of the right form, and collide with that string.
+      if (key !== undefined) return typeof key === 'string' ? key : AppError.of('VALIDATION_FAILED', 'mcpIdempotencyKeyNotString');
       return request.headers['idempotency-key'];
     },
     fingerprintOf: (request) => {
@@ -137,15 +149,17 @@ export async function mountMcp(app: FastifyInstance, { runner, config, db, metri
       return done(error as Error);
     }
     exchange.message = message;
-    const { principal } = request;
-    if (!principal) return done(request.authRefusal ?? unauthorized(request.headers.authorization));
-    if (message.kind !== 'request' || message.method !== 'tools/call') return done();
+    // The edge counted this request before its body was read (refusedOnceRead): its refusal is answered here, to the message's id.
+    const { principal, edgeRefusal } = request;
+    if (!principal) return done(edgeRefusal ?? request.authRefusal ?? unauthorized(request.headers.authorization));
+    if (message.kind !== 'request' || message.method !== 'tools/call') return done(edgeRefusal ?? undefined);
     const { name, arguments: args } = message.params;
     if (typeof name !== 'string' || (args !== undefined && !isObject(args))) return done(AppError.of('VALIDATION_FAILED', 'mcpToolParams'));
     const tool = tools.get(name);
     if (!tool) return done(AppError.of('TOOL_NOT_FOUND', 'mcpByName', { name: name.slice(0, 100) }));
     exchange.tool = tool;
     request.operation = `tools/call ${tool.listing.name}`;
+    if (edgeRefusal) return done(edgeRefusal);
     const missing = [...tool.scopes].filter((scope) => !permits(principal, scope));
     // The challenge names every scope the tool needs, so a client steps up once.
     if (missing.length > 0) return done(AppError.of('INSUFFICIENT_SCOPE', 'missing', { scope: [...tool.scopes].join(' ') }));
@@ -205,6 +219,7 @@ export async function mountMcp(app: FastifyInstance, { runner, config, db, metri
     // Before a byte is parsed: 413 past it; JSON deeper than the parser's bound is refused as it reads.
     bodyLimit: MAX_BODY_BYTES,
     schema: { hide: true },
+    config: { refusedOnceRead: true },
     errorHandler: errorHandler(sendRefusal, 'mcp'),
     onRequest: (request, _reply, done) => {
       // DNS rebinding: a page on a name that resolves here sends its own Origin, never this server's.

@@ -302,10 +302,11 @@ describe('tool calls', () => {
     expect(again.body.id).toBe('retry');
     expect(again.data).toEqual(first.data);
     expect(await t.count('pets')).toBe(1);
-    // Another call under the same key is refused, not replayed; a failed call leaves its key free.
-    const other = await callTool(t, 'add_pet', { name: 'Twice', categoryId: 2 }, { meta: key });
-    expect(other.res.statusCode).toBe(422);
-    expect(other.body.error?.data?.code).toBe('IDEMPOTENCY_KEY_REUSED');
+    // Another call under the same key is refused, not replayed (the call's failed result, to its own id); a failed call leaves its key free.
+    const other = await callTool(t, 'add_pet', { name: 'Twice', categoryId: 2 }, { meta: key, id: 'other' });
+    expect(other.res.statusCode).toBe(200);
+    expect(other.body.id).toBe('other');
+    expect(other.failure?.code).toBe('IDEMPOTENCY_KEY_REUSED');
     const failedKey = { 'io.petstore/idempotency-key': 'agent-retry-2' };
     expect((await callTool(t, 'add_pet', { name: ' ', categoryId: 2 }, { meta: failedKey })).failure?.code).toBe('VALIDATION_FAILED');
     expect((await callTool(t, 'add_pet', { name: 'Fixed', categoryId: 2 }, { meta: failedKey })).data).toMatchObject({
@@ -317,23 +318,39 @@ describe('tool calls', () => {
     expect((await callTool(t, 'add_pet', { name: 'Header', categoryId: 2 }, { headers: header })).res.headers['idempotent-replayed']).toBe(
       'true',
     );
-    expect(
-      (await callTool(t, 'add_pet', { name: 'Bad', categoryId: 2 }, { meta: { 'io.petstore/idempotency-key': 'has space' } })).res
-        .statusCode,
-    ).toBe(400);
+    for (const wrong of ['has space', { a: 1 }, 42]) {
+      const refused = await callTool(t, 'add_pet', { name: 'Bad', categoryId: 2 }, { meta: { 'io.petstore/idempotency-key': wrong } });
+      expect(refused.failure?.code, JSON.stringify(wrong)).toBe('VALIDATION_FAILED');
+    }
     expect(await t.count('pets')).toBe(3);
   });
 });
 
 describe('limits and records', () => {
-  it('charges each call to the caller’s budget: 429 with Retry-After once it is spent', async ({ makeApp }) => {
-    const t = await makeApp({ RATE_LIMIT_PER_MINUTE: '2' });
+  it('charges each call to the caller’s budget: once it is spent, a failed result for the call’s own id, with Retry-After', async ({
+    makeApp,
+  }) => {
+    const t = await makeApp({ RATE_LIMIT_PER_MINUTE: '3' });
     expect((await callTool(t, 'list_pets')).res.statusCode).toBe(200);
     expect((await callTool(t, 'list_pets')).res.statusCode).toBe(200);
-    const spent = await callTool(t, 'list_pets');
-    expect(spent.res.statusCode).toBe(429);
-    expect(Number(spent.res.headers['retry-after'])).toBeGreaterThan(0);
-    expect(spent.body.error?.data?.code).toBe('RATE_LIMITED');
+    expect((await mcp(t, 'tools/list')).res.statusCode).toBe(200);
+    for (const era of ['legacy', 'modern'] as const) {
+      const spent = await callTool(t, 'list_pets', {}, { era, id: `spent-${era}` });
+      expect(spent.res.statusCode).toBe(200);
+      expect(spent.body.id).toBe(`spent-${era}`);
+      expect(Number(spent.res.headers['retry-after'])).toBeGreaterThan(0);
+      expect(spent.failure).toEqual({ code: 'RATE_LIMITED', message: expect.stringMatching(/^Rate limit of 3 per minute/), status: 429 });
+    }
+    // Any other method: a JSON-RPC error to its own id (no tool result to carry it), with its HTTP status.
+    const listing = await mcp(t, 'tools/list', {}, { id: 'listing' });
+    expect(listing.res.statusCode).toBe(429);
+    expect(listing.body).toMatchObject({ id: 'listing', error: { data: { code: 'RATE_LIMITED', status: 429 } } });
+    // Without a credential the address's own budget: refused before anything else, to the message's id.
+    const keyless = await makeApp({ UNAUTHENTICATED_RATE_LIMIT_PER_MINUTE: '1' });
+    expect((await mcp(keyless, 'tools/list', {}, { headers: {} })).res.statusCode).toBe(401);
+    const guessed = await mcp(keyless, 'tools/list', {}, { headers: {}, id: 'keyless' });
+    expect(guessed.res.statusCode).toBe(429);
+    expect(guessed.body).toMatchObject({ id: 'keyless', error: { data: { code: 'RATE_LIMITED' } } });
   });
 
   it('charges messages to the message quota, as sendMessage on GraphQL', async ({ makeApp }) => {

@@ -15,6 +15,8 @@ declare module 'fastify' {
      * does (a disabled account, an access token refused, its issuer unreachable).
      */
     authRefusal: AppError | null;
+    /** The edge's refusal kept for a route that answers it once it has read its request (route-config.ts, `refusedOnceRead`). */
+    edgeRefusal: AppError | null;
   }
 }
 
@@ -59,7 +61,14 @@ export function identifyAndCount({
     const pending = identify(credentials, request, () => newAccount(request, reply));
     if (pending) await pending;
     const counting = rateLimit(request, reply);
-    if (counting) await counting;
+    if (!counting) return;
+    if (!config.refusedOnceRead) return counting;
+    try {
+      await counting;
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      request.edgeRefusal = error;
+    }
   };
 }
 

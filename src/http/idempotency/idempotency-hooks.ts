@@ -38,8 +38,8 @@ export interface IdempotencyOptions {
    * sent the request. REST routes check their scope before this hook.
    */
   refuses?: (request: FastifyRequest, principal: Principal) => AppError | null;
-  /** Where the request carries its key (default: the Idempotency-Key header; MCP: the call's `_meta` too). */
-  keyOf?: (request: FastifyRequest) => string | string[] | undefined;
+  /** Where the request carries its key (default: the Idempotency-Key header; MCP: the call's `_meta` too), or why what it carries is none. */
+  keyOf?: (request: FastifyRequest) => string | string[] | AppError | undefined;
   /** What is compared between a first request and a retry (default: the route and the whole body; MCP: the tool and its arguments). */
   fingerprintOf?: (request: FastifyRequest) => RequestFingerprint;
 }
@@ -65,7 +65,13 @@ export function idempotencyHooks(
     fingerprintOf = routeAndBody,
   }: IdempotencyOptions = {},
 ): IdempotencyHooks {
-  async function start(request: FastifyRequest, reply: FastifyReply, key: string | string[], principal: Principal): Promise<boolean> {
+  async function start(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    key: string | string[] | AppError,
+    principal: Principal,
+  ): Promise<boolean> {
+    if (key instanceof AppError) throw key;
     if (typeof key !== 'string') throw AppError.of('VALIDATION_FAILED', 'idempotencyKeyTwice');
     const refusal = refuses(request, principal);
     if (refusal) throw refusal;
