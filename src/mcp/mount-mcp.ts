@@ -262,8 +262,11 @@ export async function mountMcp(app: FastifyInstance, { runner, config, db, metri
   // RFC 9728 for this endpoint: what a client's 401 points at. With OpenID Connect, its issuers;
   // the resource is the audience tokens must name (RFC 8707), which clients accept when it is
   // this server's origin or a prefix of the endpoint's URL.
+  // Without PUBLIC_BASE_URL or an audience, the resource is the request's own origin, from the
+  // client's Host: told to that client alone, so no shared cache keeps one client's Host for others.
+  const pinned = config.oidc !== null || config.publicBaseUrl !== null;
   app.get(MCP_RESOURCE_METADATA, { schema: { hide: true } }, async (request, reply) =>
-    reply.header('Cache-Control', 'public, max-age=300').send({
+    reply.header('Cache-Control', pinned ? 'public, max-age=300' : NO_STORE).send({
       resource: config.oidc?.audience ?? `${publicOrigin(config, request)}${MCP_ROUTE}`,
       ...(config.oidc ? { authorization_servers: config.oidc.issuers } : {}),
       scopes_supported: [...SCOPES],

@@ -200,6 +200,25 @@ describe('credentials, as an OAuth resource checks them', () => {
     expect(revoked.body.error?.data?.message).toBe('The API key is invalid or has been revoked.');
   });
 
+  it('never lets a client’s Host name the resource where a shared cache could keep it', async ({ t, makeApp }) => {
+    const evil = { host: 'attacker.example' };
+    // Without PUBLIC_BASE_URL the resource is the request's own origin: told to that client alone, kept by no cache.
+    const reflected = await t.app.inject({ url: METADATA, headers: evil });
+    expect(reflected.json()).toMatchObject({ resource: 'http://attacker.example/mcp' });
+    expect(reflected.headers['cache-control']).toBe('no-store');
+    const challenged = await mcp(t, 'tools/list', {}, { headers: evil });
+    expect(challenged.res.statusCode).toBe(401);
+    expect(challenged.res.headers['cache-control']).toBe('no-store');
+    // With it, the resource is the server's whatever the Host says, and may be kept.
+    const pinned = await makeApp({ PUBLIC_BASE_URL: 'https://petstore.example/v1' });
+    const metadata = await pinned.app.inject({ url: METADATA, headers: evil });
+    expect(metadata.json()).toMatchObject({ resource: 'https://petstore.example/mcp' });
+    expect(metadata.headers['cache-control']).toBe('public, max-age=300');
+    expect((await mcp(pinned, 'tools/list', {}, { headers: evil })).res.headers['www-authenticate']).toBe(
+      `Bearer realm="petstore", resource_metadata="https://petstore.example${METADATA}"`,
+    );
+  });
+
   it('needs each tool’s scope: a read-only key reads, and a write is 403 insufficient_scope, nothing stored', async ({ t }) => {
     const reader = await keyFor(t, ['petstore:read']);
     expect((await callTool(t, 'list_pets', {}, { headers: reader })).data).toEqual({
