@@ -142,6 +142,8 @@ export async function mountGraphQL(
     trusted: trustedDocumentsPolicy(production, options.trustedDocuments ?? null),
     documents,
     phase: phaseSpans(tracing),
+    // Where introspection is open the schema is public, and a caller without a key may read it (GraphiQL before a key is set).
+    keyRequired: !introspection,
   });
   const operationOf = requests.ofRequest;
   const answerKind = answerKinds({ withPage: graphiql !== null, operationOf });

@@ -43,6 +43,45 @@ describe('bearer keys on GraphQL', () => {
     expect(body.errors).toBeUndefined();
   });
 
+  it('with introspection off (production), refuses a request without a valid key before anything reads its document', async ({
+    makeApp,
+  }) => {
+    const t = await makeApp({ NODE_ENV: 'production', METRICS_PORT: '0' });
+    const cachedBytes = async () => Number(/^petstore_graphql_documents_cached_bytes (\d+)/m.exec(await t.scrape())?.[1]);
+    const documents = [
+      '{ nope }',
+      '{ pets(bogus: 1) { totalCount } }',
+      '{ pets { nodes { nam } } }',
+      '{',
+      '{ __schema { queryType { name } } }',
+      '{ __typename }',
+      `{ ${Array.from({ length: 2_000 }, (_, i) => `a${i}: __typename`).join(' ')} }`,
+    ];
+    for (const headers of [{}, { authorization: `Bearer psk_${'B'.repeat(40)}` }, { authorization: 'Basic eDp5' }]) {
+      for (const query of documents) {
+        for (const accept of ['application/json', 'text/event-stream']) {
+          const res = await t.app.inject({
+            method: 'POST',
+            url: '/graphql',
+            headers: { 'content-type': 'application/json', accept, ...headers },
+            payload: { query },
+          });
+          expect(res.statusCode, `${query.slice(0, 40)} ${accept}`).toBe(401);
+          expect(res.body).toContain('"code":"UNAUTHORIZED"');
+          expect(res.body).not.toMatch(/nope|bogus|nam\b|Syntax|Cannot query|Did you mean/);
+        }
+      }
+      const get = await t.app.inject({ url: `/graphql?query=${encodeURIComponent('{ nope }')}`, headers });
+      expect(get.statusCode).toBe(401);
+      expect(get.body).not.toMatch(/nope/);
+    }
+    // Not one of those documents was parsed and kept; a keyed one is.
+    expect(await cachedBytes()).toBe(0);
+    const keyed = await graphql(t, '{ nope }');
+    expect(keyed.res.statusCode).toBe(400);
+    expect(await cachedBytes()).toBeGreaterThan(0);
+  });
+
   it('refuses a revoked key on its next operation', async ({ t }) => {
     const { key, id } = await createApiKey(t.db, 'gql-revoked');
     const headers = { authorization: `Bearer ${key}` };

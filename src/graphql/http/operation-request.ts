@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { getOperationAST } from 'graphql';
 import type { DocumentNode, OperationDefinitionNode } from 'graphql';
 import { AppError } from '../../errors/index.ts';
+import { unauthorized } from '../../http/auth/bearer-token.ts';
 import type { DocumentParser } from '../parse-document.ts';
 // The one place a request's parameters and text are read (eslint.config.js).
 // eslint-disable-next-line no-restricted-imports
@@ -44,9 +45,15 @@ export interface OperationRequestsOptions {
   documents: DocumentParser;
   /** Runs the parse in a phase span where tracing is on (operation-spans.ts). */
   phase: <T>(name: string, wrapped: () => T) => T;
+  /**
+   * A request without a valid credential is refused before its document is read: where the
+   * schema is not public (introspection off), a caller with no key must neither learn it from
+   * validation's words nor spend the server's time parsing and validating what it sends.
+   */
+  keyRequired: boolean;
 }
 
-export function operationRequests({ trusted, documents, phase }: OperationRequestsOptions): OperationRequests {
+export function operationRequests({ trusted, documents, phase, keyRequired }: OperationRequestsOptions): OperationRequests {
   const parse = (text: string) => documents.parse(text);
   function of(params: RequestParams): OperationRequest {
     const text = documentText(trusted, params);
@@ -66,7 +73,7 @@ export function operationRequests({ trusted, documents, phase }: OperationReques
     let found = resolved.get(req);
     if (found === undefined) {
       try {
-        found = of(readParams(req));
+        found = keyRequired && !req.principal ? (req.authRefusal ?? unauthorized(req.headers.authorization)) : of(readParams(req));
       } catch (error) {
         if (!(error instanceof AppError)) throw error;
         found = error;
