@@ -111,6 +111,7 @@ export async function createApp({ config, database = openDatabase(config.databas
       keyless: limits.keyless,
       newAccount: (address) => limits.newAccount(address, null),
       addressOf: clientAddressOf(config.trustProxy),
+      idleMs: config.subscriptions.socketIdleMs,
     },
     graphiql: config.graphiql,
     introspection: config.graphqlIntrospection,

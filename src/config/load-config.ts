@@ -118,8 +118,10 @@ export const SAMPLERS = [
 export interface SubscriptionConfig {
   /** How often the database is read for new events while anyone subscribes. */
   pollMs: number;
-  /** Open subscriptions per key, per instance. */
+  /** Open subscriptions per key, per instance; and open WebSockets per key, per instance, counted apart. */
   perKey: number;
+  /** How long a WebSocket may stay open without a subscription before it is closed. */
+  socketIdleMs: number;
 }
 
 /** Where the data lives and how the server talks to it (src/db reads this; nothing else does). */
@@ -328,6 +330,7 @@ export function loadConfig(env: Env = process.env): Config {
     subscriptions: {
       pollMs: integer(problems, env, 'SUBSCRIPTION_POLL_MS', 250, 10, 60_000),
       perKey: integer(problems, env, 'SUBSCRIPTIONS_PER_KEY', 10, 1, 1_000),
+      socketIdleMs: integer(problems, env, 'SUBSCRIPTION_SOCKET_IDLE_MS', 30_000, 1_000, 3_600_000),
     },
     limits: {
       requestTimeoutMs: integer(problems, env, 'REQUEST_TIMEOUT_MS', 30_000, 100, 600_000),

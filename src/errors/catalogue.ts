@@ -204,7 +204,11 @@ export const errorCatalogue = {
   // A hint only: a slot frees as soon as one of the key's streams closes.
   TOO_MANY_SUBSCRIPTIONS: {
     status: 429,
-    messages: { graphqlPerKey: 'At most {{max}} subscriptions may be open per key; close one first.' },
+    messages: {
+      graphqlPerKey: 'At most {{max}} subscriptions may be open per key; close one first.',
+      graphqlSocketsPerKey:
+        'At most {{max}} WebSockets may be open per key on one instance; close one first (one socket carries many subscriptions).',
+    },
     retryAfterSeconds: 5,
   },
   // Said in a subscription's last event, never as an HTTP status: the stream had begun.

@@ -16,6 +16,8 @@ import { unauthorized } from '../http/auth/bearer-token.ts';
 import { authenticate } from '../http/auth/credentials.ts';
 import type { Credentials } from '../http/auth/credentials.ts';
 import type { Principal } from '../services/api-keys/index.ts';
+import type { LiveFeed } from '../services/live/live-feed.ts';
+import type { SocketHold } from '../services/live/key-streams.ts';
 import { fromAppError } from './coded-error.ts';
 import type { RequestParams } from './http/graphql-params.ts';
 import type { Events, Streaming } from './http/run-graphql.ts';
@@ -40,6 +42,8 @@ export interface SocketLimits {
   newAccount: (address: string) => Promise<void>;
   /** The client's address of an upgrade request (TRUST_PROXY honoured). */
   addressOf: (request: IncomingMessage) => string;
+  /** How long a socket may stay open without a subscription; then it is closed (1000), and a client reconnects when it next subscribes. */
+  idleMs: number;
 }
 
 export interface GraphQLWsOptions {
@@ -47,11 +51,22 @@ export interface GraphQLWsOptions {
   /** The operation pipeline every GraphQL request runs through (http/run-graphql.ts), from a subscribe's parameters. */
   stream: (req: FastifyRequest, reply: FastifyReply, params: RequestParams) => Streaming;
   limits: SocketLimits;
+  /** Where a socket is held within its credential's cap, and closed when the credential stops working. */
+  holdSocket: LiveFeed['holdSocket'];
 }
 
 interface Connection extends Record<PropertyKey, unknown> {
   principal?: Principal;
   token?: string;
+  /** The socket's place in its credential's cap. */
+  hold?: SocketHold;
+  /** The connection's charge covers its first subscribe, as one HTTP request carries one operation. */
+  prepaid?: boolean;
+  /** When the socket last began or ended a subscription (performance.now()), and the timer that closes it when idle. */
+  lastActive?: number;
+  idle?: NodeJS.Timeout;
+  /** Why the socket closes once its subscriptions have sent their last events (its credential stopped working). */
+  ending?: AppError;
 }
 
 type SocketContext = Context<Record<string, unknown>, Connection & { socket: WebSocket; request: IncomingMessage }>;
@@ -125,14 +140,16 @@ function socketRequest(app: FastifyInstance, principal: Principal, authorization
 /**
  * Subscriptions over WebSocket, as graphql-ws speaks them (`graphql-transport-ws`), on the same
  * path as GraphQL over HTTP. The key comes with `connection_init` and is checked there and again
- * at each subscribe (a revoked key closes the socket); every operation runs through the route's
+ * at each subscribe (a revoked key closes the socket); the socket is charged to it as a request
+ * is, held within its cap of sockets, and closed after SUBSCRIPTION_SOCKET_IDLE_MS without a
+ * subscription; every operation runs through the route's
  * own pipeline (run-graphql.ts: trusted documents, limits, validation, the checks, the context,
  * masking, the metric and spans), not a transport's plugins, and a key that stops being valid
  * ends its streams as over SSE. Queries and mutations go over HTTP, where rate limits
  * and idempotency live. When the listener closes (shutdown), sockets close with 1001 and clients
  * reconnect elsewhere.
  */
-export function mountGraphQLWs(app: FastifyInstance, { credentials, stream, limits }: GraphQLWsOptions): void {
+export function mountGraphQLWs(app: FastifyInstance, { credentials, stream, limits, holdSocket }: GraphQLWsOptions): void {
   const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
 
   async function principalOf(authorization: string | undefined, address: string): Promise<Principal | AppError> {
@@ -140,11 +157,47 @@ export function mountGraphQLWs(app: FastifyInstance, { credentials, stream, limi
   }
 
   const closeWith = (socket: { close(code: number, reason: string): void }, error: AppError) =>
-    // A close reason is at most 123 bytes. A spent budget is graphql-ws's 4429, a refusal 4403.
+    // A close reason is at most 123 bytes. A spent budget or a full cap is graphql-ws's 4429
+    // (clients do not retry it at once), a refusal 4403.
     socket.close(
-      error.code === 'RATE_LIMITED' ? CloseCode.TooManyInitialisationRequests : CloseCode.Forbidden,
+      error.status === 429 ? CloseCode.TooManyInitialisationRequests : CloseCode.Forbidden,
       Buffer.from(error.message).subarray(0, 123).toString(),
     );
+
+  /**
+   * An acknowledged socket is charged to its credential as an HTTP request is (the charge covers
+   * its first subscribe) and held within the credential's cap of sockets, so one key can never
+   * spend the instance's connections; the refusal, or null.
+   */
+  async function admitSocket(ctx: SocketContext, principal: Principal): Promise<AppError | null> {
+    try {
+      await limits.keyed(principal.bucket);
+      ctx.extra.hold = holdSocket(principal, (why) => {
+        // The credential stopped working: its streams end with a last event saying why (key-streams.ts), then the socket closes.
+        ctx.extra.ending = why;
+        if (Object.keys(ctx.subscriptions).length === 0) closeWith(ctx.extra.socket, why);
+      });
+    } catch (error) {
+      if (error instanceof AppError) return error;
+      throw error;
+    }
+    ctx.extra.prepaid = true;
+    return null;
+  }
+
+  /** Closes the socket once it has carried no subscription for `idleMs`: ping and pong alone do not keep it. */
+  function watchIdle(ctx: SocketContext): void {
+    // One timer per socket, re-armed rarely: while a subscription runs, once per idleMs; once the
+    // last ended (onComplete marks when), for what is left of idleMs since.
+    const check = () => {
+      const subscribed = Object.keys(ctx.subscriptions).length > 0;
+      const left = subscribed ? limits.idleMs : (ctx.extra.lastActive ?? 0) + limits.idleMs - performance.now();
+      if (left > 0) ctx.extra.idle = setTimeout(check, left).unref();
+      else ctx.extra.socket.close(1000, `No subscription for ${Math.round(limits.idleMs / 1000)} s; connect again to subscribe.`);
+    };
+    ctx.extra.lastActive = performance.now();
+    ctx.extra.idle = setTimeout(check, limits.idleMs).unref();
+  }
 
   /** A subscribe, checked as an HTTP request is (the key again, the budget, the document), with who sent it. */
   async function subscribing(ctx: SocketContext, payload: SubscribePayload): Promise<Subscribed> {
@@ -154,9 +207,11 @@ export function mountGraphQLWs(app: FastifyInstance, { credentials, stream, limi
       closeWith(ctx.extra.socket, found);
       return { result: [forSocket(found)], principal: null };
     }
-    // Each subscribe is an operation (its first read included), charged as an HTTP request is.
+    // Each subscribe is an operation (its first read included), charged as an HTTP request is;
+    // the socket's own charge paid for the first.
     try {
-      await limits.keyed(found.bucket);
+      if (ctx.extra.prepaid) ctx.extra.prepaid = false;
+      else await limits.keyed(found.bucket);
     } catch (error) {
       if (error instanceof AppError) return { result: [forSocket(error)], principal: found };
       throw error;
@@ -211,12 +266,29 @@ export function mountGraphQLWs(app: FastifyInstance, { credentials, stream, limi
           closeWith(ctx.extra.socket, spent ?? found);
           return false;
         }
+        const refused = await admitSocket(ctx, found);
+        if (refused) {
+          closeWith(ctx.extra.socket, refused);
+          return false;
+        }
         ctx.extra.principal = found;
         ctx.extra.token = authorization;
+        watchIdle(ctx);
         return true;
+      },
+      onComplete(ctx, id) {
+        ctx.extra.lastActive = performance.now();
+        // The last subscription of a socket that is ending: closed once its complete has gone out.
+        const { ending } = ctx.extra;
+        if (ending && Object.keys(ctx.subscriptions).every((open) => open === id)) setImmediate(() => closeWith(ctx.extra.socket, ending));
+      },
+      onClose(ctx) {
+        ctx.extra.hold?.release();
+        clearTimeout(ctx.extra.idle);
       },
       async onSubscribe(ctx, id, payload) {
         const began = performance.now();
+        ctx.extra.lastActive = began;
         const outcome = await subscribing(ctx, payload);
         logSubscribe(ctx, id, outcome, performance.now() - began);
         return outcome.result;
@@ -237,8 +309,10 @@ export function mountGraphQLWs(app: FastifyInstance, { credentials, stream, limi
     for (const client of sockets.clients) client.close(1001, 'The server is shutting down; reconnect to reach another instance.');
   };
   app.onListenerClosed(closeAll);
-  app.addHook('onClose', (_instance, done) => {
+  // Before Fastify closes the HTTP server, which waits for every connection, upgraded ones included.
+  app.addHook('preClose', (done) => {
     closeAll();
-    sockets.close(() => done());
+    done();
   });
+  app.addHook('onClose', (_instance, done) => sockets.close(() => done()));
 }

@@ -162,6 +162,7 @@ export async function mountGraphQL(
     credentials,
     stream: (req, reply, params) => runner.stream(req, reply, requests.of(params)),
     limits: socketLimits,
+    holdSocket: options.live.holdSocket,
   });
   if (kept) {
     useResponseCache(app, {

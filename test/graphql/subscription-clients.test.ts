@@ -152,7 +152,9 @@ describe('graphql-ws: subscriptions over WebSocket', () => {
     await client.dispose();
   });
 
-  it('ends the streams of a key revoked meanwhile with a last error, and closes the socket at the next subscribe', async ({ makeApp }) => {
+  it('ends the streams of a key revoked meanwhile with a last error, then closes the socket saying why; it cannot connect again', async ({
+    makeApp,
+  }) => {
     const t = await makeApp({ SUBSCRIPTION_POLL_MS: '20' });
     const origin = await t.listen();
     const made = (await t.call({ method: 'POST', url: '/v1/keys', payload: {} })).json() as { id: number; key: string };
@@ -164,12 +166,18 @@ describe('graphql-ws: subscriptions over WebSocket', () => {
     expect((await t.call({ method: 'DELETE', url: `/v1/keys/${made.id}` })).statusCode).toBe(200);
     await expect.poll(() => events.state.completed || events.state.error !== undefined, { timeout: 30_000 }).toBe(true);
     expect(JSON.stringify(events.seen.at(-1)?.errors ?? events.state.error)).toMatch(/API key was revoked/);
-    // The socket is still open; the next subscribe closes it, saying why.
-    client.subscribe({ query: PET_CREATED }, observer().sink);
+    // Its last event sent, the socket closes saying why; connecting again is refused.
     await expect
       .poll(() => closed, { timeout: 30_000 })
-      .toMatchObject({ code: 4403, reason: expect.stringMatching(/invalid or has been revoked/) });
+      .toMatchObject({ code: 4403, reason: 'The API key was revoked; this subscription has ended.' });
     await client.dispose();
+    const again = await new Promise<{ code: number; reason: string }>((resolve) => {
+      wsClient(origin, made.key, { closed: (event) => resolve(event as { code: number; reason: string }) }).subscribe(
+        { query: PET_CREATED },
+        ignore,
+      );
+    });
+    expect(again).toMatchObject({ code: 4403, reason: expect.stringMatching(/invalid or has been revoked/) });
   });
 
   it('in production with a manifest runs trusted documents only, as over HTTP', async ({ makeApp, tmp }) => {
@@ -275,9 +283,18 @@ describe('graphql-ws: subscriptions over WebSocket', () => {
     }
   });
 
-  it("charges each subscribe to its key's request budget, as HTTP requests are charged", async ({ makeApp }) => {
+  it("charges each subscribe to its key's request budget, as HTTP requests are charged (the socket's own charge covers its first)", async ({
+    makeApp,
+  }) => {
     const t = await makeApp({ RATE_LIMIT_PER_MINUTE: '2' });
-    const client = wsClient(await t.listen(), t.key);
+    // One socket for all three subscribes: not lazy, so it stays open between them.
+    const client = createWsClient({
+      url: `${(await t.listen()).replace('http', 'ws')}/graphql`,
+      webSocketImpl: WebSocket,
+      connectionParams: { Authorization: `Bearer ${t.key}` },
+      retryAttempts: 0,
+      lazy: false,
+    });
     // A subscribe refused at once (no such message) still ran, and counts.
     const MISSING = 'subscription { messageUpdated(id: "msg_1") { id } }';
     const seenError = async () => {
@@ -312,6 +329,99 @@ describe('graphql-ws: subscriptions over WebSocket', () => {
     expect(await closed).toBe(1001);
   });
 });
+
+describe('graphql-ws: what a socket costs its key', () => {
+  /** Opens `count` sockets with `key`, each sending connection_init and nothing more: how each came out once settled. */
+  const openMany = async (origin: string, key: string, count: number) =>
+    Promise.all(Array.from({ length: count }, () => settledSocket(origin, key)));
+
+  it('caps the sockets one key holds open, so it never takes another key’s connections', async ({ makeApp }) => {
+    const t = await makeApp({ MAX_CONNECTIONS: '40', SUBSCRIPTIONS_PER_KEY: '5', RATE_LIMIT_PER_MINUTE: '1000' });
+    const origin = await t.listen();
+    const greedy = (await createApiKey(t.db, 'greedy')).key;
+    const sockets = await openMany(origin, greedy, 30);
+    expect(sockets.filter((socket) => socket.acked)).toHaveLength(5);
+    const refused = sockets.filter((socket) => !socket.acked).map((socket) => socket.closed);
+    expect(refused).toHaveLength(25);
+    for (const closed of refused) {
+      expect(closed).toEqual({
+        code: 4429,
+        reason: 'At most 5 WebSockets may be open per key on one instance; close one first (one socket carries many subscriptions).',
+      });
+    }
+    // Another key is served on every transport, its sockets included.
+    expect((await t.call({ url: '/v1/pets' })).statusCode).toBe(200);
+    const mine = await openMany(origin, t.key, 5);
+    expect(mine.every((socket) => socket.acked)).toBe(true);
+    // A socket closed gives its place back.
+    sockets.find((socket) => socket.acked)?.close();
+    const later: Awaited<ReturnType<typeof settledSocket>>[] = [];
+    await expect
+      .poll(
+        async () => {
+          later.push(await settledSocket(origin, greedy));
+          return later.at(-1)?.acked;
+        },
+        { timeout: 30_000 },
+      )
+      .toBe(true);
+    for (const socket of [...sockets, ...mine, ...later]) socket.close();
+  });
+
+  it('charges each socket to its key’s request budget, as an HTTP request is, whether or not it ever subscribes', async ({ makeApp }) => {
+    const t = await makeApp({ RATE_LIMIT_PER_MINUTE: '3' });
+    const origin = await t.listen();
+    const sockets = await openMany(origin, t.key, 4);
+    expect(sockets.filter((socket) => socket.acked)).toHaveLength(3);
+    expect(sockets.find((socket) => !socket.acked)?.closed).toEqual({
+      code: 4429,
+      reason: expect.stringMatching(/^Rate limit of 3 per minute \(per-key\) reached; retry in \d+ s\.$/),
+    });
+    // The same budget as HTTP's: spent.
+    expect((await t.call({ url: '/v1/pets' })).statusCode).toBe(429);
+    for (const socket of sockets) socket.close();
+  });
+
+  it('closes a socket that carries no subscription for SUBSCRIPTION_SOCKET_IDLE_MS; one that does stays open', async ({ makeApp }) => {
+    const t = await makeApp({ SUBSCRIPTION_SOCKET_IDLE_MS: '1000' });
+    const origin = await t.listen();
+    const idle = await rawGraphQLWs(origin, t.key);
+    const busy = await rawGraphQLWs(origin, t.key);
+    busy.send({ id: '1', type: 'subscribe', payload: { query: PET_CREATED } });
+    await expect
+      .poll(() => idle.closed, { timeout: 30_000 })
+      .toEqual({ code: 1000, reason: 'No subscription for 1 s; connect again to subscribe.' });
+    // Three idle periods later the subscribed one is open still, ping or no ping.
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    expect(busy.closed).toBeNull();
+    // Its subscription completed, it is idle from then on.
+    busy.send({ id: '1', type: 'complete' });
+    await expect.poll(() => busy.closed, { timeout: 30_000 }).toMatchObject({ code: 1000 });
+  });
+
+  it('closes an idle socket whose key is revoked meanwhile, saying why', async ({ makeApp }) => {
+    const t = await makeApp();
+    const origin = await t.listen();
+    const made = (await t.call({ method: 'POST', url: '/v1/keys', payload: {} })).json() as { id: number; key: string };
+    const socket = await rawGraphQLWs(origin, made.key);
+    expect((await t.call({ method: 'DELETE', url: `/v1/keys/${made.id}` })).statusCode).toBe(200);
+    await expect
+      .poll(() => socket.closed, { timeout: 30_000 })
+      .toEqual({ code: 4403, reason: 'The API key was revoked; this subscription has ended.' });
+  });
+});
+
+/** A socket that sent connection_init with `key`: acknowledged (and open), or closed, and how. */
+async function settledSocket(origin: string, key: string) {
+  const socket = new WebSocket(`${origin.replace('http', 'ws')}/graphql`, 'graphql-transport-ws');
+  const state = { acked: false, closed: null as { code: number; reason: string } | null };
+  socket.on('message', (data) => void ((JSON.parse(String(data)) as RawMessage).type === 'connection_ack' && (state.acked = true)));
+  socket.on('close', (code, reason) => void (state.closed = { code, reason: String(reason) }));
+  socket.on('error', () => undefined);
+  socket.once('open', () => socket.send(JSON.stringify({ type: 'connection_init', payload: { Authorization: `Bearer ${key}` } })));
+  await expect.poll(() => state.acked || state.closed !== null, { timeout: 30_000 }).toBe(true);
+  return { ...state, close: () => socket.close() };
+}
 
 interface RawMessage {
   id?: string;

@@ -30,6 +30,13 @@ interface Transport {
   write?(t: TestApp, headers: Headers, name: string): Promise<Outcome>;
   /** Any query's text, where the transport runs queries of the client's writing. */
   query?(t: TestApp, headers: Headers, text: string): Promise<Outcome>;
+  /** Something held open for the credential (a stream, a socket), where the transport holds one: how it came out, and how to let it go. */
+  hold?(t: TestApp, headers: Headers): Promise<Held>;
+}
+
+interface Held {
+  outcome: Outcome;
+  release(): void;
 }
 
 const PAGE = '{ pets(first: 2) { nodes { id name } } }';
@@ -84,6 +91,49 @@ async function overHttpStream(t: TestApp, query: string, headers: Headers, accep
   return { status: 200, code: null, data: 'subscribed', replayed: false };
 }
 
+/** A subscription held open over HTTP as a stream of `accept`: accepted once its first bytes arrived, or refused with its status and code. */
+async function heldHttpStream(t: TestApp, headers: Headers, accept: string): Promise<Held> {
+  const leave = new AbortController();
+  const res = await fetch(`${await t.listen()}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept, ...headers },
+    body: JSON.stringify({ query: 'subscription { petCreated { id name } }' }),
+    signal: leave.signal,
+  });
+  const release = () => leave.abort();
+  if (res.status !== 200) {
+    const code = /"code":"([A-Z_]+)"/.exec(await res.text())?.[1] ?? 'ERROR';
+    return { outcome: { status: res.status, code, data: null, replayed: false }, release };
+  }
+  await res.body?.getReader().read();
+  return { outcome: { status: 200, code: null, data: 'subscribed', replayed: false }, release };
+}
+
+/** A graphql-ws socket held open, acknowledged and subscribing to nothing: accepted, or closed with its refusal's code. */
+async function heldSocket(t: TestApp, headers: Headers): Promise<Held> {
+  const socket = new WebSocket(`${(await t.listen()).replace('http', 'ws')}/graphql`, 'graphql-transport-ws');
+  const release = () => socket.close();
+  return new Promise<Held>((resolve, reject) => {
+    socket.on('open', () =>
+      socket.send(JSON.stringify({ type: 'connection_init', payload: { Authorization: headers.authorization ?? '' } })),
+    );
+    socket.on('message', (data) => {
+      if ((JSON.parse(data.toString()) as { type: string }).type !== 'connection_ack') return;
+      resolve({ outcome: { status: 200, code: null, data: 'held', replayed: false }, release });
+    });
+    socket.on('close', (code, reason) =>
+      resolve({ outcome: { status: code, code: closeCodeOf(code, reason.toString()), data: null, replayed: false }, release }),
+    );
+    socket.on('error', reject);
+  });
+}
+
+/** The catalogue's code a graphql-ws close stands for, read from its code and reason. */
+function closeCodeOf(code: number, reason: string): string {
+  if (code === 4429) return reason.startsWith('At most') ? 'TOO_MANY_SUBSCRIPTIONS' : 'RATE_LIMITED';
+  return /API key|access token|Missing/.test(reason) ? 'UNAUTHORIZED' : `closed ${code}`;
+}
+
 /** A subscription over graphql-ws: its refusal (the close's reason, or the subscribe's error) or that it was accepted. */
 async function overSocket(t: TestApp, query: string, headers: Headers): Promise<Outcome> {
   const origin = (await t.listen()).replace('http', 'ws');
@@ -106,11 +156,9 @@ async function overSocket(t: TestApp, query: string, headers: Headers): Promise<
       if (message.type === 'error')
         done({ status: 400, code: message.payload?.[0]?.extensions?.code ?? 'ERROR', data: null, replayed: false });
     });
-    socket.on('close', (code, reason) => {
-      const text = reason.toString();
-      const refused = code === 4429 ? 'RATE_LIMITED' : /API key|access token|Missing/.test(text) ? 'UNAUTHORIZED' : `closed ${code}`;
-      resolve({ status: code, code: refused, data: null, replayed: false });
-    });
+    socket.on('close', (code, reason) =>
+      resolve({ status: code, code: closeCodeOf(code, reason.toString()), data: null, replayed: false }),
+    );
     socket.on('error', reject);
   });
 }
@@ -189,15 +237,18 @@ const TRANSPORTS: Transport[] = [
   {
     name: 'subscription over SSE',
     read: (t, headers) => overHttpStream(t, 'subscription { petCreated { id name } }', headers, 'text/event-stream'),
+    hold: (t, headers) => heldHttpStream(t, headers, 'text/event-stream'),
   },
   {
     name: 'subscription over multipart (Apollo)',
     read: (t, headers) =>
       overHttpStream(t, 'subscription { petCreated { id name } }', headers, 'multipart/mixed;boundary="graphql";subscriptionSpec=1.0'),
+    hold: (t, headers) => heldHttpStream(t, headers, 'multipart/mixed;boundary="graphql";subscriptionSpec=1.0'),
   },
   {
     name: 'graphql-ws (subscriptions)',
     read: (t, headers) => overSocket(t, 'subscription { petCreated { id name } }', headers),
+    hold: heldSocket,
   },
   {
     name: 'federation _entities',
@@ -289,6 +340,27 @@ describe('the rate limit: a credential’s budget is spent the same way everywhe
     const codes = [];
     for (let i = 0; i < 4; i++) codes.push((await transport.read(t, key)).code);
     expect(codes).toEqual([null, null, null, 'RATE_LIMITED']);
+  });
+});
+
+describe('what a credential holds open is charged as a request, and capped per credential, so it never takes another’s', () => {
+  const holders = TRANSPORTS.filter((transport) => transport.hold !== undefined);
+  it.for(holders.map((transport) => [transport.name, transport] as const))('%s', async ([, transport], { makeApp }) => {
+    const t = await makeApp({ SUBSCRIPTIONS_PER_KEY: '2', RATE_LIMIT_PER_MINUTE: '3' });
+    const [greedy, other] = [await keyFor(t), await keyFor(t)];
+    const held: (Held | undefined)[] = [];
+    try {
+      for (let i = 0; i < 3; i++) held.push(await transport.hold?.(t, greedy));
+      expect(held.map((one) => one?.outcome.code)).toEqual([null, null, 'TOO_MANY_SUBSCRIPTIONS']);
+      // Another credential holds its own, and is served.
+      held.push(await transport.hold?.(t, other));
+      expect(held.at(-1)?.outcome.code).toBeNull();
+      // Each was charged as a request (the refused one too, as a refused request is): the budget of 3 is spent.
+      held.push(await transport.hold?.(t, greedy));
+      expect(held.at(-1)?.outcome.code).toBe('RATE_LIMITED');
+    } finally {
+      for (const one of held) one?.release();
+    }
   });
 });
 

@@ -33,15 +33,30 @@ function at(when: number, run: () => void): { clear(): void } {
 /** What this registry does with a stream, whatever its events are. */
 type Stoppable = Pick<EventStream<unknown>, 'end' | 'stop'>;
 
-/** The streams one credential holds open. */
+/** A transport's connection held for a credential (a graphql-ws socket): closed, saying why, when the credential stops working. */
+type SocketClose = (why: AppError) => void;
+
+/** The streams and sockets one credential holds open. */
 interface Held {
   principal: Principal;
   streams: Set<Stoppable>;
+  sockets: Set<SocketClose>;
+}
+
+/** A socket's place in its credential's cap, given back when the socket closes. */
+export interface SocketHold {
+  release(): void;
 }
 
 export interface KeyStreams {
   /** A new stream for the credential, within its cap; `onEnd` runs once when it ends, however it ends. */
   open<T>(principal: Principal, onEnd: () => void): EventStream<T>;
+  /**
+   * A socket the credential keeps open (whether or not it carries a stream), within the same cap
+   * as its streams, counted apart from them: `close` runs once if the credential stops working
+   * (revoked, disabled, its token expired) before the hold is released.
+   */
+  holdSocket(principal: Principal, close: SocketClose): SocketHold;
   /** Streams open now, all credentials together. */
   openCount(): number;
   /** Ends every stream (the server is going away); no stream opens after this. */
@@ -56,8 +71,8 @@ export interface KeyStreamsOptions {
 }
 
 /**
- * Every open stream by the credential that opened it (principal.bucket): the per-credential cap,
- * and the credential's continued validity. While any stream is open the keys behind them, and
+ * Every open stream, and every socket held open (graphql-ws), by the credential that opened it
+ * (principal.bucket): the per-credential caps, and the credential's continued validity. While any stream is open the keys behind them, and
  * the accounts of the tokens behind them, are read again every KEY_CHANGES_POLL_MS, one query
  * each for all, so a key revoked or an account disabled anywhere (this instance, another, the
  * CLI) ends its streams within the bound that applies to its requests; a token's streams end
@@ -70,7 +85,26 @@ export function createKeyStreams(db: Kysely<Database>, { perKey, onError }: KeyS
 
   const stopAll = (held: Held, why: KeyRefusal | 'expired') => {
     for (const stream of [...held.streams]) stream.stop(endedBecause(why));
+    for (const close of [...held.sockets]) close(endedBecause(why));
   };
+
+  /** The credential's entry, made on first use; a new item must fit `perKey` items of its kind. */
+  const heldFor = (principal: Principal, kind: 'streams' | 'sockets'): Held => {
+    let held = byBucket.get(principal.bucket);
+    if (held && held[kind].size >= perKey) {
+      throw AppError.of('TOO_MANY_SUBSCRIPTIONS', kind === 'streams' ? 'graphqlPerKey' : 'graphqlSocketsPerKey', { max: perKey });
+    }
+    if (!held) {
+      held = { principal, streams: new Set(), sockets: new Set() };
+      byBucket.set(principal.bucket, held);
+    }
+    return held;
+  };
+  const forget = (principal: Principal, held: Held) => {
+    if (held.streams.size === 0 && held.sockets.size === 0) byBucket.delete(principal.bucket);
+  };
+  /** Runs `run` when the principal's token expires (never for an API key). */
+  const atExpiry = (principal: Principal, run: () => void) => (principal.token ? at(principal.token.expiresAt, run) : undefined);
 
   const poller = createPoller({
     intervalMs: KEY_CHANGES_POLL_MS,
@@ -92,31 +126,41 @@ export function createKeyStreams(db: Kysely<Database>, { perKey, onError }: KeyS
   return {
     open<T>(principal: Principal, onEnd: () => void): EventStream<T> {
       if (closed) throw AppError.of('SERVICE_UNAVAILABLE', 'graphqlShuttingDown');
-      let held = byBucket.get(principal.bucket);
-      if (held && held.streams.size >= perKey) {
-        throw AppError.of('TOO_MANY_SUBSCRIPTIONS', 'graphqlPerKey', { max: perKey });
-      }
-      if (!held) {
-        held = { principal, streams: new Set() };
-        byBucket.set(principal.bucket, held);
-      }
-      const mine = held;
-      let expiry: { clear(): void } | undefined;
+      const mine = heldFor(principal, 'streams');
       const stream: EventStream<T> = new EventStream<T>(() => {
         open--;
         expiry?.clear();
         mine.streams.delete(stream);
-        if (mine.streams.size === 0) byBucket.delete(principal.bucket);
+        forget(principal, mine);
         onEnd();
       });
       // A stream lives no longer than the token that opened it.
-      if (principal.token) {
-        expiry = at(principal.token.expiresAt, () => stream.stop(endedBecause('expired')));
-      }
+      const expiry = atExpiry(principal, () => stream.stop(endedBecause('expired')));
       mine.streams.add(stream);
       open++;
       poller.wake();
       return stream;
+    },
+    holdSocket(principal, close) {
+      if (closed) throw AppError.of('SERVICE_UNAVAILABLE', 'graphqlShuttingDown');
+      const mine = heldFor(principal, 'sockets');
+      let released = false;
+      const release = () => {
+        if (released) return;
+        released = true;
+        expiry?.clear();
+        mine.sockets.delete(closeOnce);
+        forget(principal, mine);
+      };
+      const closeOnce: SocketClose = (why) => {
+        release();
+        close(why);
+      };
+      // A socket lives no longer than the token that opened it.
+      const expiry = atExpiry(principal, () => closeOnce(endedBecause('expired')));
+      mine.sockets.add(closeOnce);
+      poller.wake();
+      return { release };
     },
     openCount: () => open,
     close() {

@@ -9,6 +9,7 @@ import type { FieldNaming } from '../validation/describe-issue.ts';
 import type { Principal } from '../principal.ts';
 import type { EventStream } from './event-stream.ts';
 import { createKeyStreams } from './key-streams.ts';
+import type { KeyStreams } from './key-streams.ts';
 import { createPoller } from './poller.ts';
 
 export interface LiveFeedOptions {
@@ -25,6 +26,8 @@ export interface LiveFeed {
   petCreated(principal: Principal, status: PetStatus | undefined): Promise<AsyncIterableIterator<Pet | AppError>>;
   /** The message as it is now, then each change, ending after a final status. MESSAGE_NOT_FOUND for another account's. */
   messageUpdated(principal: Principal, id: string, naming?: FieldNaming): Promise<AsyncIterableIterator<Message | AppError>>;
+  /** A WebSocket the credential keeps open, within its cap (key-streams.ts); closed, saying why, when the credential stops working. */
+  holdSocket: KeyStreams['holdSocket'];
   /** Subscriptions open on this instance. */
   openCount(): number;
   /** Ends every stream (the server is going away); subscribers see a normal end and may subscribe elsewhere. */
@@ -116,6 +119,7 @@ export function createLiveFeed(db: Kysely<Database>, { pollMs, perKey, onError }
       return watcher.stream;
     },
 
+    holdSocket: streams.holdSocket,
     openCount: streams.openCount,
     close() {
       poller.stop();
