@@ -78,7 +78,8 @@ export function origins(problems: string[], env: Env): string[] {
     } catch {
       ok = false;
     }
-    if (!ok) problems.push(`CORS_ORIGINS must list origins like https://app.example.com, comma-separated (got '${withoutCredentials(origin)}').`);
+    if (!ok)
+      problems.push(`CORS_ORIGINS must list origins like https://app.example.com, comma-separated (got '${withoutCredentials(origin)}').`);
   }
   return list;
 }

@@ -147,21 +147,30 @@ describe.for(SDK_CLIENTS)('%s', (which) => {
       const key = (value: unknown) => ({ 'io.petstore/idempotency-key': value });
       const first = (await client.callTool({ name: 'add_pet', arguments: { name: 'Once', categoryId: 1 }, _meta: key('sdk-1') })) as Result;
       expect(first.isError).toBeFalsy();
-      const reused = (await client.callTool({ name: 'add_pet', arguments: { name: 'Twice', categoryId: 1 }, _meta: key('sdk-1') })) as Result;
+      const reused = (await client.callTool({
+        name: 'add_pet',
+        arguments: { name: 'Twice', categoryId: 1 },
+        _meta: key('sdk-1'),
+      })) as Result;
       expect(errorOf(reused)).toEqual({
         code: 'IDEMPOTENCY_KEY_REUSED',
         message: 'This Idempotency-Key was already used with a different request.',
         status: 422,
       });
       for (const wrong of [{ a: 1 }, 7, ['sdk-2']]) {
-        const refused = (await client.callTool({ name: 'add_pet', arguments: { name: 'Odd', categoryId: 1 }, _meta: key(wrong) })) as Result;
+        const refused = (await client.callTool({
+          name: 'add_pet',
+          arguments: { name: 'Odd', categoryId: 1 },
+          _meta: key(wrong),
+        })) as Result;
         expect(errorOf(refused), JSON.stringify(wrong)).toMatchObject({ code: 'VALIDATION_FAILED', status: 400 });
         expect(errorOf(refused)?.code === 'VALIDATION_FAILED' && JSON.stringify(refused)).toMatch(/must be a string/);
       }
       expect(await t.count('pets')).toBe(1);
       // Every call is charged; the one past the budget is the model's to read, with the catalogue's words.
       let spent: { code: string } | null = null;
-      for (let call = 0; call < 10 && !spent; call++) spent = errorOf((await client.callTool({ name: 'list_pets', arguments: {} })) as Result);
+      for (let call = 0; call < 10 && !spent; call++)
+        spent = errorOf((await client.callTool({ name: 'list_pets', arguments: {} })) as Result);
       expect(spent).toMatchObject({ code: 'RATE_LIMITED', status: 429, message: expect.stringMatching(/retry in \d+ s/) });
     } finally {
       await client.close();
