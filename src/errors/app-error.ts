@@ -16,9 +16,13 @@ export class AppError extends Error {
     // A client error is an expected answer, not a fault: skip the stack trace, whose capture
     // dominated the cost of a 401. Server errors keep theirs (and their cause).
     const limit = Error.stackTraceLimit;
-    if (errorCatalogue[code].status < 500) Error.stackTraceLimit = 0;
+    const expected = errorCatalogue[code].status < 500;
+    if (expected) Error.stackTraceLimit = 0;
     super(message, options);
     Error.stackTraceLimit = limit;
+    // Its `stack` as plain text: libraries that wrap it (graphql-js, graphql-jit) copy their
+    // original's stack, and V8 would format an empty trace through the source maps for each.
+    if (expected) Object.defineProperty(this, 'stack', { value: `AppError: ${message}`, writable: true, configurable: true });
     this.name = 'AppError';
     this.code = code;
     this.status = errorCatalogue[code].status;

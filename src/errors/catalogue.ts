@@ -218,6 +218,11 @@ export const errorCatalogue = {
       graphqlFellBehind: 'This subscription fell {{events}} events behind and has ended; subscribe again, and read events as they come.',
     },
   },
+  // Said in a GraphQL answer with more errors than it lists (its field errors leave the HTTP status as it is).
+  TOO_MANY_ERRORS: {
+    status: 400,
+    messages: { graphqlLeftOut: '{{count}} more errors were left out: an answer lists at most {{max}}.' },
+  },
   INTERNAL_ERROR: { status: 500, messages: { default: 'An unexpected error occurred.' } },
   SERVICE_UNAVAILABLE: {
     status: 503,

@@ -12,7 +12,7 @@ function appErrorIn(error: unknown): AppError | null {
   return null;
 }
 
-/** A GraphQLError with no other kind of error inside: from graphql-js, the scalars, or coded by our own checks. */
+/** A GraphQLError with no other kind of error inside: from graphql-js or graphql-jit, the scalars, or coded by our own checks. */
 function isGraphQLOwn(error: unknown): error is GraphQLError {
   return error instanceof GraphQLError && (!error.originalError || error.originalError instanceof GraphQLError);
 }
@@ -35,8 +35,9 @@ export function requestErrorWords(message: string, production: boolean): string 
 }
 
 /**
- * The one boundary where GraphQL errors get their public shape (coded-error.ts). Errors
- * coded where they were raised pass as they are: domain errors (AppError), the limits
+ * The one boundary where GraphQL errors get their public shape (coded-error.ts), each built once
+ * from what the executor raised (graphql-js's error, or graphql-jit's, which has locations but no
+ * AST nodes), without a stack trace. Errors coded where they were raised pass as they are: domain errors (AppError), the limits
  * and syntax (parse-document.ts), validation (execution/document-validator.ts).
  * What is left from graphql-js is a request error (variables that do not coerce): 400.
  * Anything else is unexpected and becomes INTERNAL_ERROR, in the catalogue's words, as on REST.
@@ -46,14 +47,13 @@ export function createMaskError({ production = false }: { production?: boolean }
     const appError = appErrorIn(error);
     if (appError && appError.code !== 'INTERNAL_ERROR') return fromAppError(appError, error instanceof GraphQLError ? error : null);
     if (!appError && isGraphQLOwn(error)) {
-      if (typeof error.extensions.status === 'number') return error;
+      // graphql-jit's errors have no extensions at all where graphql-js's have an empty object.
+      if (typeof error.extensions?.status === 'number') return error;
       // Uncoded: graphql-js's (variables that do not coerce); the route's own refusals are coded where raised.
       return codedError(requestErrorWords(error.message, production), 'VALIDATION_FAILED', 400, { from: error, requestLevel: true });
     }
-    return new GraphQLError(errorMessage('INTERNAL_ERROR', 'default'), {
-      nodes: error instanceof GraphQLError ? error.nodes : undefined,
-      path: error instanceof GraphQLError ? error.path : undefined,
-      extensions: { code: 'INTERNAL_ERROR', status: 500 },
+    return codedError(errorMessage('INTERNAL_ERROR', 'default'), 'INTERNAL_ERROR', 500, {
+      from: error instanceof GraphQLError ? error : null,
     });
   };
 }

@@ -2,9 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { GraphQLError } from 'graphql';
-import type { ExecutionArgs, ExecutionResult } from 'graphql';
-import { isAsyncIterable, mapAsyncIterator } from 'graphql-yoga';
+import type { ExecutionArgs, GraphQLError } from 'graphql';
 import { performance } from 'node:perf_hooks';
 import { CloseCode } from 'graphql-ws';
 import type { Context, ServerOptions } from 'graphql-ws';
@@ -90,13 +88,11 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 /**
- * An error as a socket's client sees it: its message and `extensions` { code, status }. What
- * the HTTP answer would take from it (`extensions.http`) has no place on a socket.
+ * An error as a socket's client sees it: its message and `extensions` { code, status }, as every
+ * coded error serialises (what an HTTP answer would take from it is not enumerable).
  */
 function forSocket(error: GraphQLError | AppError): GraphQLError {
-  const coded = error instanceof AppError ? fromAppError(error) : error;
-  const { http: _http, ...extensions } = coded.extensions;
-  return new GraphQLError(coded.message, { nodes: coded.nodes, source: coded.source, positions: coded.positions, extensions });
+  return error instanceof AppError ? fromAppError(error) : error;
 }
 
 /**
@@ -106,13 +102,6 @@ function forSocket(error: GraphQLError | AppError): GraphQLError {
 function paramsOf(payload: SubscribePayload): RequestParams {
   const { operationName, variables, extensions } = payload;
   return { ...payload, operationName: operationName ?? undefined, variables: variables ?? undefined, extensions: extensions ?? undefined };
-}
-
-/** Events as a socket's client sees them: each error as forSocket shows it. */
-function forSocketEvents(events: Events): Events {
-  const shown = (result: ExecutionResult): ExecutionResult =>
-    result.errors ? { ...result, errors: result.errors.map(forSocket) } : result;
-  return isAsyncIterable(events) ? mapAsyncIterator(events, shown) : shown(events);
 }
 
 /** The key a connection sends: `connectionParams.Authorization` (browsers cannot set headers on a WebSocket), or the upgrade's header. */
@@ -293,7 +282,8 @@ export function mountGraphQLWs(app: FastifyInstance, { credentials, stream, limi
         logSubscribe(ctx, id, outcome, performance.now() - began);
         return outcome.result;
       },
-      subscribe: async (args) => forSocketEvents(await (args.rootValue as Subscriber).begin()),
+      // The pipeline's events, their errors masked and coded already.
+      subscribe: (args) => (args.rootValue as Subscriber).begin(),
     },
     sockets,
   );

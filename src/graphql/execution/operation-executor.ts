@@ -1,18 +1,9 @@
 import { getVariableValues, normalizedExecutor } from '@graphql-tools/executor';
 import { getOperationAST, Kind, visit } from 'graphql';
-import type {
-  DocumentNode,
-  ExecutionArgs,
-  ExecutionResult,
-  GraphQLError,
-  GraphQLSchema,
-  ObjectFieldNode,
-  OperationDefinitionNode,
-} from 'graphql';
+import type { DocumentNode, ExecutionArgs, ExecutionResult, GraphQLSchema, ObjectFieldNode, OperationDefinitionNode } from 'graphql';
 import { compileQuery, isCompiledQuery } from 'graphql-jit';
 import type { MaybePromise } from '../../http/maybe-promise.ts';
 import { operationFact } from '../document-entry.ts';
-import { asGraphQLJsErrors } from './jit-errors.ts';
 
 /** Runs one operation of one document: args.document and args.operationName are the ones it was made for. */
 export type Executor = (args: ExecutionArgs) => MaybePromise<ExecutionResult | AsyncIterable<ExecutionResult>>;
@@ -25,7 +16,7 @@ export const stockExecutor: Executor = (args) => normalizedExecutor(args);
  * graphql-jit, answering what the stock executor would, byte for byte. Every answer that is not a
  * plain run of a valid operation (no single operation to run, variables that do not coerce, a
  * document JIT cannot compile) is left to the stock executor, so its errors and statuses are the
- * stock ones. JIT's errors are rebuilt as graphql-js errors, so masking sees what it always saw.
+ * stock ones.
  */
 export function operationExecutors(schema: GraphQLSchema, { jit }: { jit: boolean }) {
   const make = (document: DocumentNode, operationName: string | null | undefined): Executor => {
@@ -40,7 +31,7 @@ export function operationExecutors(schema: GraphQLSchema, { jit }: { jit: boolea
       // Only where there are variables to coerce: a failure is answered in the stock executor's words.
       if (definitions.length > 0 && getVariableValues(schema, definitions, variables, { maxErrors: 50 }).errors) return stockExecutor(args);
       for (const name of asFields) if (!(name in variables)) return stockExecutor(args);
-      return inGraphQLJsShape(document, await compiled.query(args.rootValue, args.contextValue, variables));
+      return inGraphQLJsShape(await compiled.query(args.rootValue, args.contextValue, variables));
     };
   };
   return (document: DocumentNode, operationName: string | null | undefined): Executor =>
@@ -71,8 +62,12 @@ function fieldVariables(document: DocumentNode, operation: OperationDefinitionNo
   return names;
 }
 
-/** graphql-js answers `{ errors, data }` in that order, `{ data }` when nothing failed. */
-function inGraphQLJsShape(document: DocumentNode, result: ExecutionResult): ExecutionResult {
+/**
+ * graphql-js answers `{ errors, data }` in that order, `{ data }` when nothing failed. graphql-jit's
+ * errors go on as they are: the mask builds each one's public shape from its locations and path,
+ * once (mask-error.ts).
+ */
+function inGraphQLJsShape(result: ExecutionResult): ExecutionResult {
   if (!result.errors || result.errors.length === 0) return { data: result.data };
-  return { errors: asGraphQLJsErrors(document, result.errors as readonly GraphQLError[]), data: result.data };
+  return { errors: result.errors, data: result.data };
 }

@@ -1,7 +1,6 @@
 import type { Events } from './run-graphql.ts';
 import { resultInit } from './result-init.ts';
 import { resultsOf } from './results-of.ts';
-import { shownResult } from './shown-result.ts';
 
 /**
  * A query's increments (@defer, @stream) as multipart/mixed, byte for byte as Yoga's processor
@@ -20,7 +19,7 @@ export function multipartIncrements(events: Events): Response {
       // One chunk a part (and the end with the last): no chunk boundary falls inside a part.
       let chunk = '';
       if (value) {
-        const json = JSON.stringify(shownResult(value));
+        const json = JSON.stringify(value);
         chunk = `\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(json)}\r\n\r\n${json}\r\n---`;
       }
       if (done) chunk += '--\r\n';

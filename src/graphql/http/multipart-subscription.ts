@@ -1,8 +1,6 @@
-import type { ExecutionResult } from 'graphql';
 import { isAsyncIterable } from 'graphql-yoga';
 import type { Events } from './run-graphql.ts';
 import { resultInit } from './result-init.ts';
-import { shownResult } from './shown-result.ts';
 
 /** Apollo sends an empty part this often, so proxies and clients see the stream alive. */
 const HEARTBEAT_MS = 5_000;
@@ -25,7 +23,7 @@ export function multipartSubscription(events: Events): Response {
   const end = encoder.encode('--\r\n');
   const headers = { 'Content-Type': `multipart/mixed; boundary="${BOUNDARY}"; subscriptionSpec="1.0"`, 'Cache-Control': 'no-cache' };
   if (!isAsyncIterable(events)) {
-    const errors = (shownResult(events) as ExecutionResult).errors ?? [];
+    const errors = events.errors ?? [];
     const body = new Uint8Array([...encoder.encode(delimiter), ...part({ payload: null, errors }), ...end]);
     const init = resultInit(events);
     return new Response(body, { status: init.status, headers: { ...init.headers, ...headers } });
@@ -45,7 +43,7 @@ export function multipartSubscription(events: Events): Response {
         controller.close();
         return;
       }
-      controller.enqueue(part({ payload: shownResult(next.value) }));
+      controller.enqueue(part({ payload: next.value }));
     },
     async cancel() {
       clearInterval(heartbeat);

@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { GraphQLError, Kind } from 'graphql';
 import type { DocumentNode, ExecutionResult, GraphQLSchema, OperationTypeNode } from 'graphql';
-import { isAsyncIterable, mapAsyncIterator, processRegularResult } from 'graphql-yoga';
+import { isAsyncIterable, mapAsyncIterator } from 'graphql-yoga';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/types.ts';
 import { AppError, retryAfterSeconds } from '../../errors/index.ts';
@@ -20,7 +20,7 @@ import { logUnexpected } from '../log-unexpected.ts';
 import { countErrors } from '../count-errors.ts';
 import { phaseSpans, traceOperation } from '../operation-spans.ts';
 import { requestContext } from '../request-context.ts';
-import { FETCH_API } from './fetch-api.ts';
+import { resultInit } from './result-init.ts';
 import type { OperationRequest } from './operation-request.ts';
 import type { JsonType } from './negotiate.ts';
 
@@ -31,6 +31,9 @@ export interface JsonAnswer {
   headers: Record<string, string>;
   body: string;
 }
+
+/** The most errors one result lists (graphql-js's validation stops at as many). */
+export const MAX_ERRORS = 100;
 
 /** A subscription asked for as JSON: refused with the Error body, as any 406 (it names the types that work). */
 export const STREAM_ONLY = AppError.of('NOT_ACCEPTABLE', 'graphqlSubscriptionAsJson');
@@ -108,8 +111,8 @@ function noOperation(document: DocumentNode, operationName: string | undefined):
  * remembered; per request there is the context, built once, the checks (the key, the cost with
  * the variables, the message quota), the run, its records (metric, spans, unexpected errors
  * logged) and the answer: JSON, or events for the transport that frames them (stream-answer.ts,
- * mount-graphql-ws.ts). An answer with errors is shaped by Yoga's result processing
- * (processRegularResult), so its status follows GraphQL over HTTP.
+ * mount-graphql-ws.ts). An answer with errors takes its status by GraphQL over HTTP's rules
+ * (result-init.ts); its errors are built once, by the mask, and serialised as they are.
  */
 export function graphqlRunner(options: GraphQLRunnerOptions): GraphQLRunner {
   const { schema, db, live, validate, executorOf, checks, maskError, metrics, tracing } = options;
@@ -184,9 +187,23 @@ export function graphqlRunner(options: GraphQLRunnerOptions): GraphQLRunner {
     return 'args' in prepared ? ((await run(prepared, false)) as ExecutionResult) : prepared;
   }
 
-  /** Errors as clients see them: the one boundary's shape (mask-error.ts). */
-  const masked = (outcome: ExecutionResult): ExecutionResult =>
-    outcome.errors === undefined ? outcome : { ...outcome, errors: outcome.errors.map((error) => maskError(error) as GraphQLError) };
+  /**
+   * Errors as clients see them: the one boundary's shape (mask-error.ts), at most MAX_ERRORS of
+   * them. Past that, one more says how many were left out, and those are never built: a request
+   * whose every item fails (a gateway's references to records that do not exist) costs what its
+   * items cost, not an error each in the answer.
+   */
+  const masked = (outcome: ExecutionResult): ExecutionResult => {
+    const { errors } = outcome;
+    if (errors === undefined) return outcome;
+    const shown = errors.slice(0, MAX_ERRORS).map((error) => maskError(error) as GraphQLError);
+    if (errors.length > MAX_ERRORS) {
+      const leftOut = AppError.of('TOO_MANY_ERRORS', 'graphqlLeftOut', { count: errors.length - MAX_ERRORS, max: MAX_ERRORS });
+      // Not request-level: the answer's status stays what the errors it lists make it.
+      shown.push(codedError(leftOut.message, leftOut.code, leftOut.status));
+    }
+    return { ...outcome, errors: shown };
+  };
 
   /** A refusal thrown before anything ran, as a result; a fault there (not a refusal) is logged as a resolver's would be. */
   function refusal(req: FastifyRequest, error: unknown): ExecutionResult {
@@ -248,23 +265,15 @@ export function graphqlRunner(options: GraphQLRunnerOptions): GraphQLRunner {
   }
 
   async function json(outcome: ExecutionResult, mediaType: JsonType): Promise<JsonAnswer> {
-    if (outcome.errors === undefined)
-      return { status: 200, type: `${mediaType}; charset=utf-8`, headers: {}, body: JSON.stringify(outcome) };
-    const response = await processRegularResult(outcome, FETCH_API, mediaType);
-    const headers: Record<string, string> = {};
-    response.headers.forEach((value, name) => {
-      if (name !== 'content-type' && name !== 'content-length') headers[name] = value;
-    });
+    const type = `${mediaType}; charset=utf-8`;
+    if (outcome.errors === undefined) return { status: 200, type, headers: {}, body: JSON.stringify(outcome) };
+    // GraphQL over HTTP's status rules; under application/json a document's errors are a 200.
+    const { status, headers } = resultInit(outcome, { documentErrors: mediaType !== 'application/json' });
     // The database could not serve (busy, away): the answer is 503 with Retry-After whatever the
     // media type, as REST's is, so clients and balancers retry it alike rather than read a 200.
     const unavailable = outcome.errors.some((error) => error.extensions?.code === 'SERVICE_UNAVAILABLE');
-    if (unavailable) headers['retry-after'] ??= String(retryAfterSeconds('SERVICE_UNAVAILABLE') ?? 1);
-    return {
-      status: unavailable ? 503 : response.status,
-      type: response.headers.get('content-type') ?? mediaType,
-      headers,
-      body: await response.text(),
-    };
+    if (unavailable) headers['Retry-After'] ??= String(retryAfterSeconds('SERVICE_UNAVAILABLE') ?? 1);
+    return { status: unavailable ? 503 : status, type, headers, body: JSON.stringify(outcome) };
   }
 
   return { answer, result, stream, json };

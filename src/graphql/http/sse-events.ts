@@ -1,7 +1,6 @@
 import type { Events } from './run-graphql.ts';
 import { resultInit } from './result-init.ts';
 import { resultsOf } from './results-of.ts';
-import { shownResult } from './shown-result.ts';
 
 /**
  * A comment every 12 s keeps proxies from closing a quiet stream; under NODE_ENV=test every
@@ -33,7 +32,7 @@ export function sseEvents(events: Events): Response {
     async pull(controller) {
       const next = await results.next();
       if (!next.done) {
-        controller.enqueue(encoder.encode(`event: next\ndata: ${JSON.stringify(shownResult(next.value))}\n\n`));
+        controller.enqueue(encoder.encode(`event: next\ndata: ${JSON.stringify(next.value)}\n\n`));
         return;
       }
       clearInterval(pinging);

@@ -147,6 +147,53 @@ describe('_entities under the cost limit and against hostile references', () => 
   });
 });
 
+describe('_entities whose every reference fails', () => {
+  const missing = Array.from({ length: 1000 }, (_, i) => ({ __typename: 'Pet', id: String(100_000 + i) }));
+  const query = 'query($r: [_Any!]!) { _entities(representations: $r) { ... on Pet { id name } } }';
+
+  it.for([
+    ['application/graphql-response+json', (text: string) => text],
+    ['application/json', (text: string) => text],
+    ['text/event-stream', (text: string) => /^data: (\{.*\})$/m.exec(text)?.[1] ?? text],
+    ['multipart/mixed', (text: string) => /\r\n\r\n(\{[\s\S]*?\})\r\n-/.exec(text)?.[1] ?? text],
+  ] as const)(
+    'answers each reference null in its place, and lists at most 100 errors, saying how many more, as %s',
+    async ([accept, json], { t }) => {
+      const res = await t.call({
+        method: 'POST',
+        url: '/graphql',
+        headers: { accept, 'content-type': 'application/json' },
+        payload: { query, variables: { r: missing } },
+      });
+      expect(res.statusCode).toBe(200);
+      const body = JSON.parse(json(res.body)) as {
+        data: { _entities: unknown[] };
+        errors: { message: string; path?: unknown[]; extensions: object }[];
+      };
+      expect(body.data._entities).toEqual(missing.map(() => null));
+      expect(body.errors).toHaveLength(101);
+      expect(body.errors.slice(0, 100).map((error) => error.path)).toEqual(missing.slice(0, 100).map((_, i) => ['_entities', i]));
+      expect(body.errors[0]).toEqual({
+        message: 'Pet 100000 could not be found.',
+        locations: [{ line: 1, column: 23 }],
+        path: ['_entities', 0],
+        extensions: { code: 'PET_NOT_FOUND', status: 404 },
+      });
+      expect(body.errors[100]).toEqual({
+        message: '900 more errors were left out: an answer lists at most 100.',
+        extensions: { code: 'TOO_MANY_ERRORS', status: 400 },
+      });
+    },
+  );
+
+  it('is the same answer with the stock executor (GRAPHQL_JIT=false)', async ({ t, makeApp }) => {
+    const stock = await makeApp({ GRAPHQL_FEDERATION: 'true', GRAPHQL_JIT: 'false' });
+    const [jit, plain] = await Promise.all([graphql(t, query, { r: missing }), graphql(stock, query, { r: missing })]);
+    expect(plain.body).toEqual(jit.body);
+    expect(plain.body.errors).toHaveLength(101);
+  });
+});
+
 describe('the same graph either way', () => {
   it('answers every query as the server without federation does', async ({ t, makeApp }) => {
     const plain = await makeApp();
