@@ -1,13 +1,14 @@
 // An OpenID Connect provider for the tests, run as a process of its own (test/helpers/oidc-issuer.ts
 // starts it): oidc-provider issuing JWT access tokens (RFC 9068) for this API's resource
 // indicator. Not part of the product. Its settings come from the environment:
-// ISSUER_PORT, AUDIENCE, OTHER_AUDIENCE, WEB_REDIRECT_URIS (comma-separated), JWKS (private keys,
-// the first signs), SHORT_TTL_S (the lifetime of tokens for client petstore-short), HMAC_SECRET.
+// ISSUER_PORT, ISSUER_URL (where clients reach it, when not at its own port: behind a relay),
+// AUDIENCE, OTHER_AUDIENCE, WEB_REDIRECT_URIS (comma-separated), JWKS (private keys, the first
+// signs), SHORT_TTL_S (the lifetime of tokens for client petstore-short), HMAC_SECRET.
 import { createServer } from 'node:http';
 import Provider from 'oidc-provider';
 
 const port = Number(process.env.ISSUER_PORT);
-const issuer = `http://127.0.0.1:${port}`;
+const issuer = process.env.ISSUER_URL || `http://127.0.0.1:${port}`;
 const audience = process.env.AUDIENCE ?? '';
 const other = process.env.OTHER_AUDIENCE ?? '';
 const scope = 'openid petstore:read petstore:write petstore:keys';

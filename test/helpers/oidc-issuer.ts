@@ -23,6 +23,8 @@ export interface IssuerOptions {
   keys?: object[];
   /** The port to listen on (the same after a restart, so its issuer URL stays the same). */
   port?: number;
+  /** Its issuer URL, where clients reach it, when that is not its own port (a relay in front, as two issuers of one URL take turns behind). */
+  url?: string;
   /** Where the front end may be sent back to after signing in. */
   webRedirectUris?: string[];
   /** Lifetime of the short-lived client's tokens, seconds. */
@@ -49,13 +51,16 @@ export async function startIssuer({
   webRedirectUris = [],
   shortTtlSeconds = 2,
   audience = AUDIENCE,
+  url: issuerUrl,
 }: IssuerOptions = {}): Promise<Issuer> {
   const listenOn = port ?? (await freePort());
+  const url = issuerUrl ?? `http://127.0.0.1:${listenOn}`;
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', PROCESS], {
     env: {
       ...process.env,
       NODE_ENV: 'development',
       ISSUER_PORT: String(listenOn),
+      ISSUER_URL: url,
       AUDIENCE: audience,
       OTHER_AUDIENCE,
       JWKS: JSON.stringify(keys),
@@ -74,7 +79,6 @@ export async function startIssuer({
     child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.once('exit', (code) => reject(new Error(`the OIDC provider exited (${code}): ${output}`)));
   });
-  const url = `http://127.0.0.1:${listenOn}`;
   const configs = new Map<string, Promise<client.Configuration>>();
   const configFor = (id: string) => {
     let config = configs.get(id);
@@ -95,7 +99,8 @@ export async function startIssuer({
       return tokens.access_token;
     },
     async jwksFetches() {
-      return ((await (await fetch(`${url}/test/jwks-fetches`)).json()) as { count: number }).count;
+      // Asked of this process itself, whichever one a relay in front sends clients to.
+      return ((await (await fetch(`http://127.0.0.1:${listenOn}/test/jwks-fetches`)).json()) as { count: number }).count;
     },
     stop: () =>
       new Promise((resolve) => {
