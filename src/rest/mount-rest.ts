@@ -13,6 +13,7 @@ import { strictAjv } from '../services/validation/validator.ts';
 import { compileParamValidator } from './param-validator.ts';
 import { useOpenApi } from './plugins/use-openapi.ts';
 import { healthRoutes } from './routes/health.ts';
+import { indexRoute } from './routes/index-route.ts';
 import { keysRoutes } from './routes/keys.ts';
 import { messagesRoutes } from './routes/messages.ts';
 import { petsRoutes } from './routes/pets.ts';
@@ -31,7 +32,7 @@ export interface RestOptions {
   probe: () => Promise<void>;
 }
 
-/** The REST face: /v1 (contract), /messages (the quickstart), health probes, and the OpenAPI document and docs page. */
+/** The REST face: /v1 (contract), /messages (the quickstart), health probes, the OpenAPI document and docs page, and the root's index of every face. */
 export async function mountRest(app: FastifyInstance, { db, verifier, config, limits, probe }: RestOptions): Promise<void> {
   // Query strings and path ids are checked as text first (param-validator.ts); bodies by the services' strict ajv.
   app.setValidatorCompiler(({ schema, httpPart }) =>
@@ -44,6 +45,7 @@ export async function mountRest(app: FastifyInstance, { db, verifier, config, li
   }
   await useOpenApi(app, config);
   await app.register(healthRoutes, { probe });
+  await app.register(indexRoute, { graphiql: config.graphiql, mcp: config.mcp });
 
   const idempotent = idempotencyHooks(db);
   const linkBase = config.publicBaseUrl ?? '/v1';

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from '../helpers/fixtures.ts';
@@ -27,6 +27,15 @@ describe('GET /v1/openapi.json (no key needed)', () => {
     expect(doc.servers.map((s) => s.url)).toEqual(['/v1', 'https://prod.example.test/v1', 'https://staging.example.test/v1']);
     expect(doc.components.securitySchemes).toEqual({ bearerAuth: expect.objectContaining({ type: 'http', scheme: 'bearer' }) });
     expect(doc.components.schemas?.Error).toBeDefined();
+  });
+
+  it('is version 1.0.0 of the interface, as the contract has it, and names the server release that serves it', () => {
+    const { version } = JSON.parse(readFileSync(join(fileURLToPath(new URL('../..', import.meta.url)), 'package.json'), 'utf8')) as {
+      version: string;
+    };
+    const info = (doc as unknown as { info: { version: string; description: string } }).info;
+    expect(info.version).toBe('1.0.0');
+    expect(info.description).toContain(`Version 1.0.0 is this interface's; it is served by Petstore Gateway ${version}`);
   });
 
   it('lists only this server when no production or staging address is configured', async ({ makeApp }) => {

@@ -3,6 +3,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../errors/index.ts';
 import type { Config } from '../../config/load-config.ts';
+import { appVersion } from '../../config/version.ts';
 import { describeWire } from './describe-wire.ts';
 import { TRY_IT_OUT_SCRIPT } from './swagger-try-it-out.ts';
 
@@ -18,8 +19,10 @@ declare module 'fastify' {
   }
 }
 
-const OPENAPI_PATH = '/v1/openapi.json';
-const DOCS_PREFIX = '/v1/docs';
+export const OPENAPI_PATH = '/v1/openapi.json';
+/** The interface description's version (the contract, §9), apart from the server release's. */
+const INTERFACE_VERSION = '1.0.0';
+export const DOCS_PREFIX = '/v1/docs';
 /** Where the REST face answers large: the OpenAPI document and the docs page with its assets. */
 export const LARGE_REST_ANSWERS = [OPENAPI_PATH, DOCS_PREFIX] as const;
 const DOCS_ASSETS = `${DOCS_PREFIX}/static/`;
@@ -51,9 +54,11 @@ export async function useOpenApi(app: FastifyInstance, config: Config): Promise<
       openapi: '3.1.0',
       info: {
         title: 'Petstore Gateway',
-        version: '1.0.0',
+        // The contract's (§9): the interface's version, which the docs page's badge shows; the release serving it is named below.
+        version: INTERFACE_VERSION,
         description:
-          'The pet store REST contract (v1) and the message quickstart. Every operation needs `Authorization: Bearer <API_KEY>`; errors use the Error body `{code, message, status}`.',
+          'The pet store REST contract (v1) and the message quickstart. Every operation needs `Authorization: Bearer <API_KEY>`; errors use the Error body `{code, message, status}`. ' +
+          `Version ${INTERFACE_VERSION} is this interface's; it is served by Petstore Gateway ${appVersion().version} (revision ${appVersion().revision}).`,
       },
       // Only addresses that exist: a placeholder would send the docs page's requests nowhere.
       servers: [
