@@ -166,6 +166,22 @@ describe('petstore CLI', { timeout: 180_000 }, () => {
     expect(unknownTopic.stderr).toMatch(/no help for 'frobnicate'/);
   });
 
+  it('answers a command line that is wrong with the help of the command it names, exit 2', ({ databaseUrl }) => {
+    for (const [args, said, help] of [
+      [['keys', 'create'], 'keys create needs --account NAME', 'Usage: petstore keys create --account NAME [--scopes LIST]'],
+      [['keys', 'create', '--acount', 'x'], "Unknown option '--acount'", 'Usage: petstore keys create --account NAME [--scopes LIST]'],
+      [['keys', 'revoke'], 'keys revoke needs exactly one key ID', 'Usage: petstore keys revoke ID'],
+      [['keys', 'frobnicate'], "unknown keys command 'frobnicate'", 'Usage: petstore keys <create|list|revoke>'],
+      [['frobnicate'], "unknown command 'frobnicate'", 'Usage: petstore <command> [options]'],
+    ] as const) {
+      const res = petstore([...args], { DATABASE_URL: databaseUrl });
+      expect(res.status, args.join(' ')).toBe(2);
+      const [first, , usage] = res.stderr.split('\n');
+      expect(first).toContain(`petstore: ${said}`);
+      expect(usage, args.join(' ')).toBe(help);
+    }
+  });
+
   it('runs as `npx petstore` after npm ci', () => {
     const res = spawnSync('npx', ['--no', 'petstore', 'help'], { encoding: 'utf8', timeout: 60_000 });
     expect(res.status).toBe(0);

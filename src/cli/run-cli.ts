@@ -17,11 +17,18 @@ function helpFor(argv: string[]): string | null {
   return wantsHelp ? topic(words) : null;
 }
 
-function topic(words: string[]): string {
+/** The help of the longest command `words` begin with (`keys create`, then `keys`), or null: none. */
+function helpOf(words: string[]): string | null {
   for (let n = Math.min(words.length, 2); n > 0; n--) {
     const text = HELP[words.slice(0, n).join(' ')];
     if (text) return text;
   }
+  return null;
+}
+
+function topic(words: string[]): string {
+  const text = helpOf(words);
+  if (text) return text;
   if (words.length > 0) throw new UsageError(`no help for '${words.join(' ')}'`);
   return HELP[''] ?? '';
 }
@@ -93,7 +100,9 @@ export async function runCli(argv: string[]): Promise<void> {
     const usage =
       error instanceof UsageError || (error instanceof Error && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS'));
     const message = explainError(error);
-    process.stderr.write(usage ? `petstore: ${message}\n\n${HELP[''] ?? ''}\n` : `petstore: ${message}\n`);
+    // A wrong command line gets the help of the command it names (`keys create` without --account: keys create's), else the general one.
+    const help = usage ? (helpOf(argv.filter((arg) => !arg.startsWith('-'))) ?? HELP[''] ?? '') : '';
+    process.stderr.write(usage ? `petstore: ${message}\n\n${help}\n` : `petstore: ${message}\n`);
     process.exitCode = usage ? EXIT_CODES.usage : EXIT_CODES.failed;
   }
 }
