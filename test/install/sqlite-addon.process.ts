@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -35,8 +35,8 @@ describe('the SQLite driver as installed, on this Node', { timeout: 120_000 }, (
 
 /** A Node on this machine of another ABI than the one running the suite (which built the addon): CI's others, or the machine's. */
 function otherNode(): string | null {
-  const candidates = ['22', '24']
-    .map((v) => join(ROOT, `.ci/node/node_modules/node-${v}/bin/node`))
+  const candidates = readdirSync(join(ROOT, '.ci/node'))
+    .map((v) => join(ROOT, `.ci/node/${v}/node_modules/node/bin/node`))
     .concat(['/usr/bin/node', '/usr/local/bin/node']);
   for (const node of candidates) {
     if (!existsSync(node)) continue;
