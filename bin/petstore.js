@@ -47,10 +47,12 @@ if (current) {
   process.exitCode = 1;
 } else if (builtMs >= 0) {
   process.stderr.write(
-    'petstore: dist/ is older than src/ and the dev tools are not installed: running the older build. Run `npm run build`.\n',
+    'petstore: dist/ is older than src/ and the dev tools are not installed: running the older build. Build it with `npm ci --include=dev && npm run build && npm prune --omit=dev`.\n',
   );
   await import(built);
 } else {
-  process.stderr.write('petstore: no build in dist/ and no dev tools to run the sources: run `npm ci && npm run build` first.\n');
+  process.stderr.write(
+    'petstore: no build in dist/ and no dev tools to run the sources: run `npm ci --include=dev && npm run build && npm prune --omit=dev` first.\n',
+  );
   process.exitCode = 1;
 }

@@ -211,6 +211,9 @@ function installNewRelease(tmp: string, live: string, env: Record<string, string
 
   const upgraded = upgrade('v-next');
   expect(upgraded.status, upgraded.out).toBe(0);
+  // From a folder as from a URL: a shallow clone, and nothing for git to warn about.
+  expect(upgraded.out).not.toMatch(/warning: --depth is ignored|detached HEAD/);
+  expect(execFileSync('git', ['-C', next, 'rev-list', '--count', 'HEAD'], { encoding: 'utf8' }).trim()).toBe('1');
   expect(upgraded.out).toMatch(new RegExp(`^${migration} +pending$`, 'm'));
   expect(upgraded.out).toMatch(new RegExp(`Applied 1 migration\\(s\\): ${migration}\\.`));
   const swapped = sh(tmp, swap, { ...env, LIVE: live, NEW: next });
@@ -227,4 +230,10 @@ function installNewRelease(tmp: string, live: string, env: Record<string, string
   const stale = sh(live, 'npx petstore migrate --check', env);
   expect(stale.status, stale.out).toBe(1);
   expect(stale.out).toMatch(/dist\/ is older than src\/ .* migrate refuses to run the older build/);
+  // Anything else runs the older build, and names the command that builds in a pruned install (no tsc there: not `npm run build` alone).
+  const older = sh(live, 'npx petstore --version', env);
+  expect(older.status, older.out).toBe(0);
+  expect(older.out).toContain(
+    'petstore: dist/ is older than src/ and the dev tools are not installed: running the older build. Build it with `npm ci --include=dev && npm run build && npm prune --omit=dev`.',
+  );
 }
