@@ -92,6 +92,22 @@ export async function mountMcp(app: FastifyInstance, { runner, config, db, metri
     warn: (message, detail) => app.log.warn(detail, message),
   });
   const listing = JSON.stringify({ tools: [...tools.values()].map((tool) => tool.listing) });
+  // What an agent may be granted here: the scopes its tools need, in the catalogue's order (never petstore:keys: no tool mints keys).
+  const toolScopes = SCOPES.filter((scope) => [...tools.values()].some((tool) => tool.scopes.has(scope)));
+  /**
+   * The scope a refused message's 401 challenge names: a tool call's, its tool's; anything else
+   * (initialize, tools/list, where a session begins) what the tools listed need, and no more. An
+   * SDK client registers with its issuer for the scope of the first challenge it meets, and an
+   * issuer may then refuse a step-up beyond it (oidc-provider does): a session's first token must
+   * cover the tools it lists. Without a scope named, SDK clients asked for every scope the
+   * metadata lists (2.x), or for none (1.x).
+   */
+  const sessionScope = toolScopes.join(' ');
+  const scopeToAskFor = (message: McpMessage | null): string => {
+    const name = message?.kind === 'request' && message.method === 'tools/call' ? message.params.name : undefined;
+    const tool = typeof name === 'string' ? tools.get(name) : undefined;
+    return tool && tool.scopes.size > 0 ? [...tool.scopes].join(' ') : sessionScope;
+  };
   const listingModern = `${listing.slice(0, -1)},"ttlMs":${TOOLS_TTL_MS},"cacheScope":"public"}`;
   const capabilities = { tools: { listChanged: false } };
 
@@ -113,9 +129,13 @@ export async function mountMcp(app: FastifyInstance, { runner, config, db, metri
     replyWithError(reply, error)
       .code(statusOf(error, exchange.message?.era ?? null))
       .header('Cache-Control', NO_STORE);
-    // RFC 9728 §5.1: the challenge names where to learn how to get a token for this resource.
+    // RFC 9728 §5.1: the challenge names where to learn how to get a token for this resource;
+    // a 401's also the scope to ask for (RFC 6750 §3), as a 403's names the scope missing.
     const challenge = reply.getHeader('www-authenticate');
-    if (typeof challenge === 'string') reply.header('WWW-Authenticate', `${challenge}, resource_metadata="${metadataUrl(request)}"`);
+    if (typeof challenge === 'string') {
+      const scope = error.code === 'UNAUTHORIZED' && sessionScope !== '' ? `, scope="${scopeToAskFor(message)}"` : '';
+      reply.header('WWW-Authenticate', `${challenge}${scope}, resource_metadata="${metadataUrl(request)}"`);
+    }
     const id = message?.kind === 'request' ? message.id : requestIdOf(request.body);
     return reply.send(errorAnswer(id, error));
   };
@@ -269,7 +289,7 @@ export async function mountMcp(app: FastifyInstance, { runner, config, db, metri
     reply.header('Cache-Control', pinned ? 'public, max-age=300' : NO_STORE).send({
       resource: config.oidc?.audience ?? `${publicOrigin(config, request)}${MCP_ROUTE}`,
       ...(config.oidc ? { authorization_servers: config.oidc.issuers } : {}),
-      scopes_supported: [...SCOPES],
+      scopes_supported: toolScopes,
       bearer_methods_supported: ['header'],
       resource_name: `${serverInfo.title} (MCP)`,
     }),

@@ -84,16 +84,46 @@ export interface SdkClient {
   close(): Promise<void>;
 }
 
-/** Connects `which` official SDK client to the MCP endpoint at `url`, with these headers (the bearer credential). */
-export async function connectSdk(which: SdkClientName, url: string, headers: Record<string, string>): Promise<SdkClient> {
-  const requestInit = { headers };
+/** An SDK's transport for `which` client, with these headers and, for signing in with OAuth, the client's provider. */
+function transportFor(which: SdkClientName, url: string, headers: Record<string, string>, authProvider?: object) {
+  const options = { requestInit: { headers }, ...(authProvider ? { authProvider: authProvider as never } : {}) };
+  return which === 'SDK 1.x' ? new Transport1(new URL(url), options) : new StreamableHTTPClientTransport(new URL(url), options);
+}
+
+/**
+ * Connects `which` official SDK client to the MCP endpoint at `url`, with these headers (the
+ * bearer credential), or with an OAuth client provider (`authProvider`, oauth-agent.ts) that
+ * signs the agent in: without its tokens yet, this rejects with the SDK's UnauthorizedError once
+ * the provider has been sent to the issuer's authorization URL.
+ */
+export async function connectSdk(
+  which: SdkClientName,
+  url: string,
+  headers: Record<string, string>,
+  authProvider?: object,
+): Promise<SdkClient> {
+  const transport = transportFor(which, url, headers, authProvider);
   if (which === 'SDK 1.x') {
     const client = new Client1({ name: 'petstore-tests', version: '1.0.0' });
-    await client.connect(new Transport1(new URL(url), { requestInit }));
+    await client.connect(transport as Transport1);
     return client as unknown as SdkClient;
   }
   const options = which === 'SDK 2.x (2026-07-28)' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : undefined;
   const client = new Client({ name: 'petstore-tests', version: '1.0.0' }, options as ConstructorParameters<typeof Client>[1]);
-  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit }));
+  await client.connect(transport as StreamableHTTPClientTransport);
   return client as unknown as SdkClient;
+}
+
+/**
+ * The end of an OAuth sign-in, as an agent's SDK does it: the code from the issuer exchanged for
+ * tokens, which `authProvider` keeps. 2.x also checks the issuer the browser came back from (RFC 9207).
+ */
+export async function finishSdkAuth(
+  which: SdkClientName,
+  url: string,
+  authProvider: object,
+  { code, iss }: { code: string; iss?: string },
+): Promise<void> {
+  const transport = transportFor(which, url, {}, authProvider);
+  await (transport instanceof Transport1 ? transport.finishAuth(code) : transport.finishAuth(code, iss));
 }

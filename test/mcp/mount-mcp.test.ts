@@ -183,7 +183,14 @@ describe('credentials, as an OAuth resource checks them', () => {
       { headers: {} },
     );
     expect(res.statusCode).toBe(401);
-    expect(res.headers['www-authenticate']).toBe(`Bearer realm="petstore", resource_metadata="http://localhost:80${METADATA}"`);
+    // The scope to ask for: where a session begins, what its tools need (never petstore:keys); a tool call's, its own (below).
+    expect(res.headers['www-authenticate']).toBe(
+      `Bearer realm="petstore", scope="petstore:read petstore:write", resource_metadata="http://localhost:80${METADATA}"`,
+    );
+    const read = await callTool(t, 'list_pets', {}, { headers: {} });
+    expect(read.res.headers['www-authenticate']).toMatch(/^Bearer realm="petstore", scope="petstore:read", resource_metadata=/);
+    const write = await callTool(t, 'add_pet', { name: 'Rex', categoryId: 1 }, { headers: {} });
+    expect(write.res.headers['www-authenticate']).toMatch(/^Bearer realm="petstore", scope="petstore:write", resource_metadata=/);
     expect(body.error).toMatchObject({
       code: -32000,
       data: { code: 'UNAUTHORIZED', message: 'Missing API key: send Authorization: Bearer <API_KEY>.' },
@@ -191,7 +198,8 @@ describe('credentials, as an OAuth resource checks them', () => {
     const metadata = await t.app.inject({ url: METADATA });
     expect(metadata.json()).toEqual({
       resource: 'http://localhost:80/mcp',
-      scopes_supported: ['petstore:read', 'petstore:write', 'petstore:keys'],
+      // What the tools need, never petstore:keys: an agent asking for every scope listed gets no key-minting power.
+      scopes_supported: ['petstore:read', 'petstore:write'],
       bearer_methods_supported: ['header'],
       resource_name: 'Petstore Gateway (MCP)',
     });
@@ -215,7 +223,7 @@ describe('credentials, as an OAuth resource checks them', () => {
     expect(metadata.json()).toMatchObject({ resource: 'https://petstore.example/mcp' });
     expect(metadata.headers['cache-control']).toBe('public, max-age=300');
     expect((await mcp(pinned, 'tools/list', {}, { headers: evil })).res.headers['www-authenticate']).toBe(
-      `Bearer realm="petstore", resource_metadata="https://petstore.example${METADATA}"`,
+      `Bearer realm="petstore", scope="petstore:read petstore:write", resource_metadata="https://petstore.example${METADATA}"`,
     );
   });
 
@@ -251,7 +259,7 @@ describe('credentials, as an OAuth resource checks them', () => {
       const { res, body } = await callTool(t, 'list_pets', {}, { headers: foreign });
       expect(res.statusCode).toBe(401);
       expect(res.headers['www-authenticate']).toMatch(
-        /^Bearer realm="petstore", error="invalid_token", error_description="[^"]+", resource_metadata="http:\/\/localhost:80\/\.well-known\/oauth-protected-resource\/mcp"$/,
+        /^Bearer realm="petstore", error="invalid_token", error_description="[^"]+", scope="petstore:read", resource_metadata="http:\/\/localhost:80\/\.well-known\/oauth-protected-resource\/mcp"$/,
       );
       expect(body.error?.data?.message).toContain(LOCAL_AUDIENCE);
       // With OpenID Connect, the metadata names its issuers, and the resource tokens must name.

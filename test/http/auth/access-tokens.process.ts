@@ -12,6 +12,8 @@ import { freePort } from '../../helpers/cli.ts';
 import { startTcpProxy } from '../../helpers/tcp-proxy.ts';
 import { describe, expect, it } from '../../helpers/fixtures.ts';
 import { graphql } from '../../helpers/graphql.ts';
+import { connectSdk, finishSdkAuth, SDK_CLIENTS } from '../../helpers/mcp.ts';
+import { agentOAuth, loopbackRedirect, signInAt } from '../../helpers/oauth-agent.ts';
 import { AUDIENCE, OTHER_AUDIENCE, signingKey, startIssuer } from '../../helpers/oidc-issuer.ts';
 import type { Issuer } from '../../helpers/oidc-issuer.ts';
 import { subscribe } from '../../helpers/sse-client.ts';
@@ -387,7 +389,9 @@ describe('the issuer misbehaving', () => {
 });
 
 describe('docs/rest-api.md, "A local issuer to try tokens with"', () => {
-  it('the issuer file and the lines after it, as written, give a token the server takes', async ({ databaseUrl }) => {
+  it('the issuer file and the lines after it, as written, give a token the server takes; an MCP agent signs in there with either SDK', async ({
+    databaseUrl,
+  }) => {
     const root = fileURLToPath(new URL('../../../', import.meta.url));
     const text = readFileSync(join(root, 'docs/rest-api.md'), 'utf8');
     const section = text.slice(text.indexOf('### A local issuer to try tokens with'));
@@ -397,7 +401,12 @@ describe('docs/rest-api.md, "A local issuer to try tokens with"', () => {
     // Inside the checkout, so its import of oidc-provider finds this project's (the block before installs one of its own).
     const dir = join(root, 'test-artifacts', `local-issuer-${process.pid}`);
     mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, 'issuer.mjs'), file.replace('http://localhost:8080', `http://localhost:${issuerPort}`));
+    writeFileSync(
+      join(dir, 'issuer.mjs'),
+      file
+        .replace('http://localhost:8080', `http://localhost:${issuerPort}`)
+        .replace('http://localhost:4000/', `http://localhost:${serverPort}/`),
+    );
     const script = lines
       .replaceAll('~/petstore-issuer/issuer.mjs', join(dir, 'issuer.mjs'))
       .replaceAll('localhost:8080', `localhost:${issuerPort}`)
@@ -414,6 +423,34 @@ describe('docs/rest-api.md, "A local issuer to try tokens with"', () => {
     shell.stderr.on('data', (d: Buffer) => (out += d.toString()));
     try {
       await expect.poll(() => out, { timeout: 120_000, interval: 200 }).toMatch(/^\[\]$/m);
+      // An agent signing in there as MCP clients do (docs/mcp.md, "Signing an agent in"): the 401's
+      // challenge, the resource's metadata, registering itself, a person signing in and consenting,
+      // the code exchanged; then its tools, a write among them, on the token it was given.
+      const mcpUrl = `http://localhost:${serverPort}/mcp`;
+      for (const which of SDK_CLIENTS) {
+        const redirect = await loopbackRedirect();
+        try {
+          const oauth = agentOAuth(redirect.url);
+          await expect(connectSdk(which, mcpUrl, {}, oauth), which).rejects.toThrow(/unauthori[sz]ed/i);
+          const asked = oauth.authorizationUrl;
+          expect(asked?.searchParams.get('scope'), which).toBe('petstore:read petstore:write');
+          expect(asked?.searchParams.get('resource'), which).toBe(`http://localhost:${serverPort}/`);
+          expect(oauth.registered?.scope, which).toBe('petstore:read petstore:write');
+          await finishSdkAuth(which, mcpUrl, oauth, await signInAt(asked ?? new URL('about:blank'), redirect.url));
+          expect(oauth.grantedScope, which).toBe('petstore:read petstore:write');
+          const client = await connectSdk(which, mcpUrl, {}, oauth);
+          try {
+            const added = (await client.callTool({ name: 'add_pet', arguments: { name: 'Signed in', categoryId: 1 } })) as {
+              structuredContent?: unknown;
+            };
+            expect(added.structuredContent, which).toMatchObject({ createPet: { name: 'Signed in', status: 'available' } });
+          } finally {
+            await client.close();
+          }
+        } finally {
+          await redirect.close();
+        }
+      }
     } finally {
       // The block leaves the issuer and the server running in the background, as a person's shell would.
       process.kill(-(shell.pid ?? 0), 'SIGTERM');
