@@ -170,6 +170,8 @@ export function mountGraphQLWs(app: FastifyInstance, { credentials, stream, limi
       if (error instanceof AppError) return error;
       throw error;
     }
+    // Closed while it was being admitted: onClose ran before the hold existed, so it goes back here.
+    if (ctx.extra.socket.readyState !== ctx.extra.socket.OPEN) ctx.extra.hold.release();
     ctx.extra.prepaid = true;
     return null;
   }

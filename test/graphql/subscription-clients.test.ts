@@ -5,6 +5,7 @@ import { ApolloClient, HttpLink, InMemoryCache, gql } from '@apollo/client';
 import { createClient as createSseClient } from 'graphql-sse';
 import { createClient as createWsClient } from 'graphql-ws';
 import type { ClientOptions, Client as WsClient } from 'graphql-ws';
+import type { KyselyPlugin } from 'kysely';
 import WebSocket from 'ws';
 import { describe, expect, it } from '../helpers/fixtures.ts';
 import type { TestApp } from '../helpers/test-app.ts';
@@ -366,6 +367,42 @@ describe('graphql-ws: what a socket costs its key', () => {
       )
       .toBe(true);
     for (const socket of [...sockets, ...mine, ...later]) socket.close();
+  });
+
+  it('gives a socket’s place back however it closes, also while its connection_init is still being checked', async ({ makeApp }) => {
+    // Every statement made slow while `slow` is set: a key's check outlasts its socket.
+    let slow = false;
+    const delay: KyselyPlugin = {
+      transformQuery: ({ node }) => node,
+      transformResult: async ({ result }) => {
+        if (slow) await new Promise((resolve) => setTimeout(resolve, 300));
+        return result;
+      },
+    };
+    const t = await makeApp({ SUBSCRIPTIONS_PER_KEY: '2', RATE_LIMIT_PER_MINUTE: '1000' }, { wrapDb: (db) => db.withPlugin(delay) });
+    const origin = await t.listen();
+    for (let round = 0; round < 3; round++) {
+      // A new key each round, so its check reads the database, slowly, while the client leaves.
+      const { key } = await createApiKey(t.db, `leaving-${round}`);
+      const socket = new WebSocket(`${origin.replace('http', 'ws')}/graphql`, 'graphql-transport-ws');
+      socket.on('error', () => undefined);
+      await new Promise((resolve) => socket.once('open', resolve));
+      slow = true;
+      const gone = new Promise((resolve) => socket.once('close', resolve));
+      socket.send(JSON.stringify({ type: 'connection_init', payload: { Authorization: `Bearer ${key}` } }));
+      socket.close();
+      await gone;
+      // The server's side of it closes too, before the check ends.
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      slow = false;
+      // Both of the key's places are free: two more sockets are taken.
+      const again = [await settledSocket(origin, key), await settledSocket(origin, key)];
+      expect(
+        again.map((one) => one.acked),
+        `round ${round}`,
+      ).toEqual([true, true]);
+      for (const one of again) one.close();
+    }
   });
 
   it('charges each socket to its key’s request budget, as an HTTP request is, whether or not it ever subscribes', async ({ makeApp }) => {
