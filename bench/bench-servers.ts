@@ -185,6 +185,15 @@ const BOTH = ['sqlite', 'postgres'] as const;
 
 export const PEERS: readonly Peer[] = [
   {
+    // The fair anchor: what a team gets with Mercurius's ecosystem configured as its docs show.
+    name: 'Mercurius 16 + graphql-jit, shipped as its plugins’ docs show (Fastify 5)',
+    file: 'mercurius-server.ts',
+    env: { MERCURIUS_JIT: '1', MERCURIUS_SHIPPED: '1' },
+    does: "JIT; Fastify's request log (two lines), @fastify/helmet, @fastify/rate-limit per credential, queryDepth 8",
+    packages: '.',
+    engines: BOTH,
+  },
+  {
     name: 'Mercurius 16 + graphql-jit (Fastify 5)',
     file: 'mercurius-server.ts',
     env: { MERCURIUS_JIT: '1' },

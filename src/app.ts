@@ -13,7 +13,7 @@ import { createFastify } from './http/create-fastify.ts';
 import type { LogStream } from './http/create-fastify.ts';
 import { rateLimitChecks } from './http/limits/rate-limit-checks.ts';
 import { clientAddressOf } from './http/limits/client-address.ts';
-import { createRateLimiter } from './http/limits/rate-limiter.ts';
+import { memoryRateLimiter } from './http/limits/rate-limiter.ts';
 import { createRedisRateLimiter } from './http/limits/redis-rate-limiter.ts';
 import { openResponseStore } from './http/caching/response-store.ts';
 import { useHttpEdge } from './http/use-http-edge.ts';
@@ -82,7 +82,7 @@ export async function createApp({ config, database = openDatabase(config.databas
       "the database has migrations of a newer release; serving on its schema, which only added to this release's",
     );
   }
-  const limiter = config.redis ? await createRedisRateLimiter({ ...config.redis, log: app.log }) : createRateLimiter();
+  const limiter = config.redis ? await createRedisRateLimiter({ ...config.redis, log: app.log }) : memoryRateLimiter();
   const limits = rateLimitChecks(limiter, config.rateLimit, metrics);
   if (!config.redis && database.engine === 'postgres' && config.rateLimit.perKey > 0) {
     app.log.warn(
@@ -119,7 +119,7 @@ export async function createApp({ config, database = openDatabase(config.databas
     trustedDocuments: config.trustedDocuments,
     jit: config.graphqlJit,
     federation: config.graphqlFederation,
-    messageQuota: ({ req, reply }, count) => limits.message(req, reply, count),
+    messageQuota: ({ exchange, answer }, count) => limits.message(exchange, answer, count),
     metrics,
     tracing: traced,
   });

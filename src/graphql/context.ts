@@ -1,6 +1,7 @@
-import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/types.ts';
+import type { AnswerHeaders, Exchange } from '../http/exchange.ts';
 import type { Principal } from '../services/api-keys/index.ts';
 import type { LiveFeed } from '../services/live/live-feed.ts';
 
@@ -17,8 +18,8 @@ export interface GraphQLContext {
   live: LiveFeed;
 }
 
-/** The request an operation runs for, beside what its resolvers get (a graphql-ws subscribe's is made for it; it has no reply). */
+/** The exchange an operation runs for, beside what its resolvers get, and where its answer takes headers (none on a socket). */
 export interface ServerContext {
-  req: FastifyRequest;
-  reply: FastifyReply;
+  exchange: Exchange;
+  answer: AnswerHeaders | null;
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ExecutionArgs, GraphQLError } from 'graphql';
 import { performance } from 'node:perf_hooks';
 import { CloseCode } from 'graphql-ws';
@@ -12,6 +12,8 @@ import type { WebSocket } from 'ws';
 import { AppError } from '../errors/index.ts';
 import { unauthorized } from '../http/auth/bearer-token.ts';
 import { authenticate } from '../http/auth/credentials.ts';
+import type { Exchange } from '../http/exchange.ts';
+import { accessLine } from '../http/logging/access-log.ts';
 import type { Credentials } from '../http/auth/credentials.ts';
 import type { Principal } from '../services/api-keys/index.ts';
 import type { LiveFeed } from '../services/live/live-feed.ts';
@@ -35,7 +37,7 @@ export interface SocketLimits {
   /** A subscribe, to its credential's request budget. */
   keyed: (bucket: string) => MaybePromise<void>;
   /** A connection_init without a valid credential, to its client's address. */
-  keyless: (address: string) => Promise<void>;
+  keyless: (address: string) => MaybePromise<void>;
   /** An account made for a token's new subject, as a sign-up from the address. */
   newAccount: (address: string) => Promise<void>;
   /** The client's address of an upgrade request (TRUST_PROXY honoured). */
@@ -46,8 +48,8 @@ export interface SocketLimits {
 
 export interface GraphQLWsOptions {
   credentials: Credentials;
-  /** The operation pipeline every GraphQL request runs through (http/run-graphql.ts), from a subscribe's parameters. */
-  stream: (req: FastifyRequest, reply: FastifyReply, params: RequestParams) => Streaming;
+  /** The operation pipeline every GraphQL request runs through (http/run-graphql.ts), from a subscribe's exchange and parameters. */
+  stream: (exchange: Exchange, params: RequestParams) => Streaming;
   limits: SocketLimits;
   /** Where a socket is held within its credential's cap, and closed when the credential stops working. */
   holdSocket: LiveFeed['holdSocket'];
@@ -110,20 +112,20 @@ function authorizationOf(params: Readonly<Record<string, unknown>> | undefined, 
   return typeof value === 'string' ? value : undefined;
 }
 
-/**
- * What the request-shaped parts of the GraphQL pipeline read (the context, the key check) for a
- * socket's operation: its principal, its own id and log line prefix, no idempotency.
- */
-function socketRequest(app: FastifyInstance, principal: Principal, authorization: string): FastifyRequest {
+/** A socket's subscribe as the exchange the pipeline runs: its own id and log lines, the credential checked, no idempotency, no span. */
+function subscribeExchange(app: FastifyInstance, principal: Principal, authorization: string, ip: string): Exchange {
   const id = randomUUID();
   return {
     id,
+    method: 'SUBSCRIBE',
+    ip,
+    headers: { authorization },
+    log: app.log.child({ requestId: id, transport: 'graphql-ws' }),
     principal,
     authRefusal: null,
     idempotency: null,
-    headers: { authorization },
-    log: app.log.child({ requestId: id, transport: 'graphql-ws' }),
-  } as unknown as FastifyRequest;
+    serverSpan: null,
+  };
 }
 
 /**
@@ -207,8 +209,8 @@ export function mountGraphQLWs(app: FastifyInstance, { credentials, stream, limi
       if (error instanceof AppError) return { result: [forSocket(error)], principal: found };
       throw error;
     }
-    const request = socketRequest(app, found, ctx.extra.token ?? '');
-    const operation = stream(request, null as unknown as FastifyReply, paramsOf(payload));
+    const exchange = subscribeExchange(app, found, ctx.extra.token ?? '', limits.addressOf(ctx.extra.request));
+    const operation = stream(exchange, paramsOf(payload));
     if ('refused' in operation) return { result: operation.refused.map(forSocket), principal: found };
     if (operation.kind !== 'subscription') {
       return { result: [forSocket(AppError.of('VALIDATION_FAILED', 'graphqlSocketSubscriptionsOnly'))], principal: found };
@@ -221,19 +223,10 @@ export function mountGraphQLWs(app: FastifyInstance, { credentials, stream, limi
   /** One access line per subscribe, as every HTTP request has: who, what came of it, how long the checks took. */
   function logSubscribe(ctx: SocketContext, id: string, { result, principal }: Subscribed, ms: number): void {
     const refused = Array.isArray(result) ? result[0] : undefined;
+    const status = refused ? Number(refused.extensions?.status ?? 400) : 200;
+    const who = { ip: limits.addressOf(ctx.extra.request), principal, serverSpan: null };
     app.log.info(
-      {
-        method: 'SUBSCRIBE',
-        url: GRAPHQL_ROUTE,
-        transport: 'graphql-ws',
-        subscription: id,
-        status: refused ? Number(refused.extensions?.status ?? 400) : 200,
-        ms: Math.round(ms * 10) / 10,
-        ip: limits.addressOf(ctx.extra.request),
-        accountId: principal?.accountId,
-        keyId: principal?.keyId ?? undefined,
-        subject: principal?.token?.subject,
-      },
+      { ...accessLine(who, 'SUBSCRIBE', GRAPHQL_ROUTE, status, ms, null), transport: 'graphql-ws', subscription: id },
       'request',
     );
   }
@@ -250,10 +243,13 @@ export function mountGraphQLWs(app: FastifyInstance, { credentials, stream, limi
         const found = await principalOf(authorization, address);
         if (found instanceof AppError) {
           // Charged to the address as an HTTP request refused for its key is: guessing keys over sockets is as slow.
-          const spent = await limits.keyless(address).then(
-            () => null,
-            (error: unknown) => (error instanceof AppError ? error : Promise.reject(error)),
-          );
+          let spent: AppError | null = null;
+          try {
+            await limits.keyless(address);
+          } catch (error) {
+            if (!(error instanceof AppError)) throw error;
+            spent = error;
+          }
           closeWith(ctx.extra.socket, spent ?? found);
           return false;
         }

@@ -38,6 +38,7 @@ import { answerKinds } from './http/answer-kind.ts';
 import type { AnswerKind } from './http/answer-kind.ts';
 import { frameAnswer, STATUS_RULES_OF } from './http/frame-answer.ts';
 import { operationRequests } from './http/operation-request.ts';
+import { graphqlExchangeOf } from './http/graphql-exchange.ts';
 import { graphqlRunner, STREAM_ONLY } from './http/run-graphql.ts';
 import { streamAnswer } from './http/stream-answer.ts';
 import { createMaskError } from './mask-error.ts';
@@ -114,6 +115,7 @@ export async function mountGraphQL(
   }: MountGraphQLOptions,
 ): Promise<OperationRunner> {
   const metrics = options.metrics ?? NO_METRICS;
+  app.decorateRequest('graphql', null);
   const production = options.production ?? false;
   const documents = documentParser({ maxCacheBytes: DOCUMENT_CACHE_BYTES });
   metrics.observe({ documents: documents.cachedBytes });
@@ -160,7 +162,7 @@ export async function mountGraphQL(
   });
   mountGraphQLWs(app, {
     credentials,
-    stream: (req, reply, params) => runner.stream(req, reply, requests.of(params)),
+    stream: (exchange, params) => runner.stream(exchange, null, requests.of(params)),
     limits: socketLimits,
     holdSocket: options.live.holdSocket,
   });
@@ -214,7 +216,7 @@ export async function mountGraphQL(
       let answer;
       try {
         answer = await runner.answer(req, reply, asked, wanted.kind === 'json' ? wanted.type : STATUS_RULES_OF[wanted.type]);
-        if (wanted.kind === 'framed') framing.add(req);
+        if (wanted.kind === 'framed') graphqlExchangeOf(req).framed = true;
       } catch (error) {
         if (error === STREAM_ONLY) return sendErrorBody(reply, STREAM_ONLY);
         throw error;
@@ -242,21 +244,19 @@ export async function mountGraphQL(
   return {
     schema,
     scopesOf: (document, operationName) => scopesOf(document, operationName),
-    run: (req, reply, call) => runner.result(req, reply, requests.of(call)),
+    run: (exchange, answer, call) => runner.result(exchange, answer, requests.of(call)),
   };
 }
 
 const NOTHING_ACCEPTABLE = AppError.of('NOT_ACCEPTABLE', 'graphqlNothingAcceptable');
-
-/** The requests whose result this route ran to be framed as a stream (a refusal before it ran keeps its JSON). */
-const framing = new WeakSet<FastifyRequest>();
 
 /** Frames the result (run now, or replayed for an Idempotency-Key) for a client that takes only a stream. */
 function framer(answerKind: (req: FastifyRequest) => AnswerKind) {
   return (req: FastifyRequest, reply: FastifyReply, payload: unknown, done: (error: null, payload: unknown) => void): void => {
     const wanted = answerKind(req);
     if (wanted.kind !== 'framed' || typeof payload !== 'string') return done(null, payload);
-    if (!framing.has(req) && reply.getHeader('idempotent-replayed') !== 'true') return done(null, payload);
+    // A refusal before it ran keeps its JSON; a replay of a kept answer is framed as the run would have been.
+    if (!req.graphql?.framed && reply.getHeader('idempotent-replayed') !== 'true') return done(null, payload);
     const { contentType, body } = frameAnswer(wanted.type, payload);
     reply.type(contentType);
     if (!reply.hasHeader('cache-control')) reply.header('Cache-Control', 'no-cache');

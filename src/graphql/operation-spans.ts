@@ -1,7 +1,6 @@
 import { context, SpanStatusCode, trace } from '@opentelemetry/api';
 import type { DocumentNode, ExecutionResult } from 'graphql';
 import { endingWhenDone, TRACER_NAME } from '../services/traced.ts';
-import { serverSpanOf } from '../telemetry/server-spans.ts';
 import type { ServerContext } from './context.ts';
 import { operationOf } from './operation-of.ts';
 
@@ -24,7 +23,7 @@ export function phaseSpans(tracing: boolean): <T>(name: string, wrapped: () => T
  * failed when the result has errors.
  */
 export function traceOperation(
-  { req }: ServerContext,
+  { exchange }: ServerContext,
   document: DocumentNode,
   operationName: string | null | undefined,
 ): (result: ExecutionResult) => void {
@@ -32,7 +31,7 @@ export function traceOperation(
   const attributes = { 'graphql.operation.type': type, ...(name ? { 'graphql.operation.name': name } : {}) };
   const span = trace.getActiveSpan();
   span?.setAttributes(attributes);
-  const server = serverSpanOf(req.raw);
+  const server = exchange.serverSpan;
   server?.updateName(name ? `${type} ${name}` : type);
   server?.setAttributes(attributes);
   return (result) => {

@@ -1,6 +1,6 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/types.ts';
+import type { AnswerHeaders, Exchange } from '../http/exchange.ts';
 import { requestDb } from '../http/idempotency/idempotency-hooks.ts';
 import type { LiveFeed } from '../services/live/live-feed.ts';
 import type { GraphQLContext, ServerContext } from './context.ts';
@@ -12,19 +12,19 @@ import type { GraphQLContext, ServerContext } from './context.ts';
  * (reads included: idempotency-hooks.ts).
  */
 export function requestContext(
-  req: FastifyRequest,
-  reply: FastifyReply,
+  exchange: Exchange,
+  answer: AnswerHeaders | null,
   db: Kysely<Database>,
   live: LiveFeed,
 ): GraphQLContext & ServerContext {
   return {
-    req,
-    reply,
-    db: requestDb(req, db),
-    principal: req.principal,
-    requestId: req.id,
-    log: req.log,
-    idempotent: req.idempotency != null,
+    exchange,
+    answer,
+    db: requestDb(exchange, db),
+    principal: exchange.principal,
+    requestId: exchange.id,
+    log: exchange.log,
+    idempotent: exchange.idempotency != null,
     live,
   };
 }

@@ -13,6 +13,7 @@ import type { Metrics } from '../telemetry/metrics-types.ts';
 import { cacheableReads } from './cacheable-query.ts';
 import type { AnswerKind } from './http/answer-kind.ts';
 import type { OperationRequest } from './http/operation-request.ts';
+import { graphqlExchangeOf } from './http/graphql-exchange.ts';
 import { operationFact } from './document-entry.ts';
 
 export interface ResponseCacheOptions {
@@ -40,7 +41,7 @@ export interface ResponseCacheOptions {
 }
 
 /** Where one request's answer is kept, and the entity tag it is sent with over GET. */
-interface Slot {
+export interface CacheSlot {
   key: string;
   tag: string;
   accountId: number;
@@ -65,11 +66,10 @@ interface Slot {
  */
 export function useResponseCache(app: FastifyInstance, options: ResponseCacheOptions): void {
   const { url, db, verifier, store, operationOf, schema, salt, metrics, maxEntryBytes, answerKind } = options;
-  const slots = new WeakMap<FastifyRequest, Slot>();
   const readsOf = (document: DocumentNode, operationName: string | null | undefined) =>
     cacheableReads(schema, document, operationName ?? undefined);
 
-  async function slotOf(req: FastifyRequest): Promise<Slot | null> {
+  async function slotOf(req: FastifyRequest): Promise<CacheSlot | null> {
     const { principal } = req;
     if (principal === null) return null;
     const wanted = answerKind(req);
@@ -106,7 +106,7 @@ export function useResponseCache(app: FastifyInstance, options: ResponseCacheOpt
   const preHandler = async (req: FastifyRequest, reply: FastifyReply) => {
     const slot = await slotOf(req);
     if (!slot) return;
-    slots.set(req, slot);
+    graphqlExchangeOf(req).slot = slot;
     if (req.method === 'GET' && noneMatchHits(req.headers['if-none-match'], slot.tag, false)) {
       return validatorHeaders(reply, slot.tag, 'Accept').code(304).send();
     }
@@ -122,7 +122,7 @@ export function useResponseCache(app: FastifyInstance, options: ResponseCacheOpt
   const answeredWithoutErrors = (payload: unknown): payload is string => typeof payload === 'string' && payload.startsWith('{"data":');
 
   const onSend = (req: FastifyRequest, reply: FastifyReply, payload: unknown, done: (error: null, payload: unknown) => void) => {
-    const slot = slots.get(req);
+    const slot = req.graphql?.slot;
     if (!slot || reply.statusCode !== 200 || !answeredWithoutErrors(payload)) return done(null, payload);
     if (!slot.served && !slot.keepNothing && payload.length <= maxEntryBytes) {
       void store.set(slot.key, { type: String(reply.getHeader('content-type')), body: payload }, slot.accountId);

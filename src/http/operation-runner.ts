@@ -1,6 +1,6 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { DocumentNode, ExecutionResult, GraphQLSchema } from 'graphql';
 import type { Scope } from '../services/access-tokens/scopes.ts';
+import type { AnswerHeaders, Exchange } from './exchange.ts';
 
 /** One operation to run: a trusted document by id, or its text where text may run, and its variables. */
 export interface OperationCall {
@@ -21,5 +21,5 @@ export interface OperationRunner {
   /** What a credential must carry for none of the operation's fields to be refused. */
   scopesOf(document: DocumentNode, operationName: string): ReadonlySet<Scope>;
   /** The result, errors masked and coded as the GraphQL face answers them; a subscription is refused (NOT_ACCEPTABLE). */
-  run(req: FastifyRequest, reply: FastifyReply, call: OperationCall): Promise<ExecutionResult>;
+  run(exchange: Exchange, answer: AnswerHeaders | null, call: OperationCall): Promise<ExecutionResult>;
 }

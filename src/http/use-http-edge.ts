@@ -5,11 +5,10 @@ import type { Credentials } from './auth/credentials.ts';
 import { useErrorBody } from './errors/error-handler.ts';
 import type { RateLimitChecks } from './limits/rate-limit-checks.ts';
 import { useRequestTracing } from './logging/use-request-tracing.ts';
-import { identifyAndCount } from './auth/use-authentication.ts';
+import { edgePass } from './edge-pass.ts';
 import { useGracefulDrain } from './lifecycle/use-graceful-drain.ts';
 import { useCompression } from './caching/use-compression.ts';
 import { useMethodNotAllowed } from './errors/use-method-not-allowed.ts';
-import { useRequestChecks } from './limits/use-request-checks.ts';
 import { useSecurityHeaders } from './use-security-headers.ts';
 
 const EXPOSED_HEADERS = [
@@ -50,12 +49,12 @@ export async function useHttpEdge(
   app.decorateRequest('probe', false);
   app.decorateRequest('idempotency', null);
   app.decorateRequest('operation', null);
+  app.decorateRequest('serverSpan', null);
   if (tracing) useRequestTracing(app);
   useSecurityHeaders(app);
-  useRequestChecks(app);
   app.addHook(
     'onRequest',
-    identifyAndCount({ credentials, rateLimit: limits.request, newAccount: (request, reply) => limits.newAccount(request.ip, reply) }),
+    edgePass({ credentials, rateLimit: limits.request, newAccount: (request, reply) => limits.newAccount(request.ip, reply) }),
   );
   useGracefulDrain(app, { delayMs: config.shutdownDelayMs });
   useErrorBody(app);

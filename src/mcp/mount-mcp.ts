@@ -13,7 +13,6 @@ import { SCOPES } from '../services/access-tokens/scopes.ts';
 import { requestFingerprint } from '../services/idempotency/index.ts';
 import { permits } from '../services/principal.ts';
 import type { Metrics } from '../telemetry/metrics-types.ts';
-import { serverSpanOf } from '../telemetry/server-spans.ts';
 import { callTool, failed } from './call-tool.ts';
 import { errorAnswer, resultAnswer, statusOf } from './mcp-answer.ts';
 import type { ServerInfo } from './mcp-answer.ts';
@@ -50,7 +49,8 @@ const INSTRUCTIONS =
   "its result is the operation's data. A failed call's text is the API's Error body (code, message). Pass `_meta[\"io.petstore/idempotency-key\"]` " +
   'on a write you may retry: the retry answers the first result and changes nothing.';
 
-interface Exchange {
+/** What the MCP route works out of one request, hanging on the request itself (no table keyed by requests). */
+interface McpExchange {
   message: McpMessage | null;
   tool: Tool | null;
   /** Framed already (a refusal, a 202): onSend leaves it be. */
@@ -59,12 +59,14 @@ interface Exchange {
   failure: string | undefined;
 }
 
-const exchanges = new WeakMap<FastifyRequest, Exchange>();
+declare module 'fastify' {
+  interface FastifyRequest {
+    mcp: McpExchange | null;
+  }
+}
 
-function exchangeOf(request: FastifyRequest): Exchange {
-  let exchange = exchanges.get(request);
-  if (!exchange) exchanges.set(request, (exchange = { message: null, tool: null, framed: false, failure: undefined }));
-  return exchange;
+function exchangeOf(request: FastifyRequest): McpExchange {
+  return (request.mcp ??= { message: null, tool: null, framed: false, failure: undefined });
 }
 
 /** The origin clients reach this server at: PUBLIC_BASE_URL's, else the request's (its Host, or a trusted proxy's X-Forwarded-Host). */
@@ -85,6 +87,7 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
  * answered as JSON) is read here, its era told apart by the official SDK's classifier.
  */
 export async function mountMcp(app: FastifyInstance, { runner, config, db, metrics, serverInfo }: MountMcpOptions): Promise<void> {
+  app.decorateRequest('mcp', null);
   const tools = toolCatalogue({
     schema: runner.schema,
     documents: config.trustedDocuments,
@@ -202,7 +205,7 @@ export async function mountMcp(app: FastifyInstance, { runner, config, db, metri
       const { json, failures } = await callTool(runner, tool, args, request, reply);
       for (const code of failures) metrics.error('mcp', code);
       exchange.failure = failures[0];
-      const span = serverSpanOf(request.raw);
+      const span = request.serverSpan;
       span?.updateName(`tools/call ${tool.listing.name}`);
       span?.setAttributes({ 'mcp.method.name': method, 'gen_ai.tool.name': tool.listing.name, 'gen_ai.operation.name': 'execute_tool' });
       return json;

@@ -11,5 +11,6 @@ import type { OperationCheck } from './operation-check.ts';
 export const requireKey: OperationCheck = ({ contextValue, document, operationName }) => {
   if (contextValue.principal) return;
   if (writtenRootFields(document, operationName).every((name) => name.startsWith('__'))) return;
-  throw contextValue.req.authRefusal ?? unauthorized(contextValue.req.headers.authorization);
+  const { exchange } = contextValue;
+  throw exchange.authRefusal ?? unauthorized(exchange.headers.authorization);
 };

@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { AppError } from '../../errors/index.ts';
 import { asksForIncrements } from '../execution/incremental-delivery.ts';
+import { graphqlExchangeOf } from './graphql-exchange.ts';
 import { wantedAnswer } from './negotiate.ts';
 import type { JsonType, StreamType } from './negotiate.ts';
 import type { OperationRequest } from './operation-request.ts';
@@ -42,10 +43,10 @@ export function answerKinds({ withPage, operationOf }: AnswerKindOptions): (req:
     const type = asked.operation?.operation;
     return type === 'subscription' || (type === 'query' && asksForIncrements(asked.document));
   };
-  const decided = new WeakMap<FastifyRequest, AnswerKind>();
   return (req) => {
-    let kind = decided.get(req);
-    if (kind) return kind;
+    const exchange = graphqlExchangeOf(req);
+    if (exchange.kind) return exchange.kind;
+    let kind: AnswerKind;
     const wanted = wantedAnswer(req.headers.accept, req.method, withPage);
     if (wanted.kind === 'json')
       kind =
@@ -55,7 +56,7 @@ export function answerKinds({ withPage, operationOf }: AnswerKindOptions): (req:
     else if (wanted.kind === 'stream')
       kind = needsStream(req) ? { kind: 'stream', type: wanted.type, json: null } : { kind: 'framed', type: wanted.type };
     else kind = wanted;
-    decided.set(req, kind);
+    exchange.kind = kind;
     return kind;
   };
 }

@@ -4,6 +4,7 @@ import type { DocumentNode, OperationDefinitionNode } from 'graphql';
 import { AppError } from '../../errors/index.ts';
 import { unauthorized } from '../../http/auth/bearer-token.ts';
 import type { DocumentParser } from '../parse-document.ts';
+import { graphqlExchangeOf } from './graphql-exchange.ts';
 // The one place a request's parameters and text are read (eslint.config.js).
 // eslint-disable-next-line no-restricted-imports
 import { documentText } from '../trusted-documents.ts';
@@ -68,19 +69,17 @@ export function operationRequests({ trusted, documents, phase, keyRequired }: Op
     const operation = document instanceof Error ? null : (getOperationAST(document, params.operationName) ?? null);
     return { params, text, document, operation };
   }
-  const resolved = new WeakMap<FastifyRequest, OperationRequest | AppError>();
   function ofRequest(req: FastifyRequest): OperationRequest | AppError {
-    let found = resolved.get(req);
-    if (found === undefined) {
+    const exchange = graphqlExchangeOf(req);
+    if (exchange.asked === undefined) {
       try {
-        found = keyRequired && !req.principal ? (req.authRefusal ?? unauthorized(req.headers.authorization)) : of(readParams(req));
+        exchange.asked = keyRequired && !req.principal ? (req.authRefusal ?? unauthorized(req.headers.authorization)) : of(readParams(req));
       } catch (error) {
         if (!(error instanceof AppError)) throw error;
-        found = error;
+        exchange.asked = error;
       }
-      resolved.set(req, found);
     }
-    return found;
+    return exchange.asked;
   }
   return { of, ofRequest };
 }

@@ -1,10 +1,10 @@
 import { performance } from 'node:perf_hooks';
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import { GraphQLError, Kind } from 'graphql';
 import type { DocumentNode, ExecutionResult, GraphQLSchema, OperationTypeNode } from 'graphql';
 import { isAsyncIterable, mapAsyncIterator } from 'graphql-yoga';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/types.ts';
+import type { AnswerHeaders, Exchange } from '../../http/exchange.ts';
 import { AppError, retryAfterSeconds } from '../../errors/index.ts';
 import type { LiveFeed } from '../../services/live/live-feed.ts';
 import type { Metrics } from '../../telemetry/metrics-types.ts';
@@ -55,10 +55,15 @@ export interface GraphQLRunnerOptions {
   tracing: boolean;
 }
 
-export type RunGraphQL = (req: FastifyRequest, reply: FastifyReply, asked: OperationRequest, mediaType: JsonType) => Promise<JsonAnswer>;
+export type RunGraphQL = (
+  exchange: Exchange,
+  answer: AnswerHeaders | null,
+  asked: OperationRequest,
+  mediaType: JsonType,
+) => Promise<JsonAnswer>;
 
 /** The operation's result with its errors masked and coded, for a face that shapes its own answer (MCP's tools). */
-export type RunOperation = (req: FastifyRequest, reply: FastifyReply, asked: OperationRequest) => Promise<ExecutionResult>;
+export type RunOperation = (exchange: Exchange, answer: AnswerHeaders | null, asked: OperationRequest) => Promise<ExecutionResult>;
 
 /**
  * What a stream carries, errors masked: a subscription's events or a query's increments (@defer,
@@ -75,7 +80,7 @@ export type Events = ExecutionResult | AsyncIterable<ExecutionResult>;
 export type Streaming =
   { refused: readonly GraphQLError[] } | { kind: OperationTypeNode; args: CheckedOperation; begin: () => Promise<Events> };
 
-export type StreamOperation = (req: FastifyRequest, reply: FastifyReply, asked: OperationRequest) => Streaming;
+export type StreamOperation = (exchange: Exchange, answer: AnswerHeaders | null, asked: OperationRequest) => Streaming;
 
 export interface GraphQLRunner {
   /** The answer to a GraphQL over HTTP request, as JSON of the media type asked for. */
@@ -144,11 +149,16 @@ export function graphqlRunner(options: GraphQLRunnerOptions): GraphQLRunner {
   }
 
   /** The operation to run, or the refusal (thrown) or validation errors (returned) that stop it before its checks. */
-  function prepare(req: FastifyRequest, reply: FastifyReply, asked: OperationRequest, streams: boolean): Prepared | ExecutionResult {
+  function prepare(
+    exchange: Exchange,
+    answer: AnswerHeaders | null,
+    asked: OperationRequest,
+    streams: boolean,
+  ): Prepared | ExecutionResult {
     const { params, document, operation } = asked;
     if (document instanceof Error) throw document;
     if (!operation) throw noOperation(document, params.operationName);
-    if (operation.operation === 'mutation' && req.method === 'GET') {
+    if (operation.operation === 'mutation' && exchange.method === 'GET') {
       const refusal = AppError.of('METHOD_NOT_ALLOWED', 'graphqlMutationOverGet');
       throw codedError(refusal.message, refusal.code, refusal.status, { requestLevel: true, headers: { Allow: 'POST' } });
     }
@@ -160,7 +170,7 @@ export function graphqlRunner(options: GraphQLRunnerOptions): GraphQLRunner {
       document: streams ? document : withoutIncrements(document),
       operationName: params.operationName,
       variableValues: params.variables,
-      contextValue: requestContext(req, reply, db, live),
+      contextValue: requestContext(exchange, answer, db, live),
     };
     return { args, kind: operation.operation };
   }
@@ -182,8 +192,8 @@ export function graphqlRunner(options: GraphQLRunnerOptions): GraphQLRunner {
   }
 
   /** The operation's result, or the refusal (thrown) that stops it before it runs. */
-  async function operate(req: FastifyRequest, reply: FastifyReply, asked: OperationRequest): Promise<ExecutionResult> {
-    const prepared = prepare(req, reply, asked, false);
+  async function operate(exchange: Exchange, answer: AnswerHeaders | null, asked: OperationRequest): Promise<ExecutionResult> {
+    const prepared = prepare(exchange, answer, asked, false);
     return 'args' in prepared ? ((await run(prepared, false)) as ExecutionResult) : prepared;
   }
 
@@ -206,17 +216,17 @@ export function graphqlRunner(options: GraphQLRunnerOptions): GraphQLRunner {
   };
 
   /** A refusal thrown before anything ran, as a result; a fault there (not a refusal) is logged as a resolver's would be. */
-  function refusal(req: FastifyRequest, error: unknown): ExecutionResult {
-    if (isUnexpected(error)) req.log.error({ err: error }, 'GraphQL request failed');
+  function refusal(exchange: Exchange, error: unknown): ExecutionResult {
+    if (isUnexpected(error)) exchange.log.error({ err: error }, 'GraphQL request failed');
     return { errors: [error as GraphQLError] };
   }
 
-  function stream(req: FastifyRequest, reply: FastifyReply, asked: OperationRequest): Streaming {
+  function stream(exchange: Exchange, answer: AnswerHeaders | null, asked: OperationRequest): Streaming {
     let prepared;
     try {
-      prepared = prepare(req, reply, asked, true);
+      prepared = prepare(exchange, answer, asked, true);
     } catch (error) {
-      prepared = refusal(req, error);
+      prepared = refusal(exchange, error);
     }
     if (!('args' in prepared)) {
       const refused = masked(prepared);
@@ -229,7 +239,7 @@ export function graphqlRunner(options: GraphQLRunnerOptions): GraphQLRunner {
       try {
         events = await run(ready, true);
       } catch (error) {
-        events = refusal(req, error);
+        events = refusal(exchange, error);
       }
       if (isAsyncIterable(events))
         return mapAsyncIterator(events, (event: ExecutionResult) => {
@@ -246,19 +256,24 @@ export function graphqlRunner(options: GraphQLRunnerOptions): GraphQLRunner {
     return { kind: ready.kind, args: ready.args, begin };
   }
 
-  async function result(req: FastifyRequest, reply: FastifyReply, asked: OperationRequest): Promise<ExecutionResult> {
+  async function result(exchange: Exchange, answer: AnswerHeaders | null, asked: OperationRequest): Promise<ExecutionResult> {
     let outcome: ExecutionResult;
     try {
-      outcome = await operate(req, reply, asked);
+      outcome = await operate(exchange, answer, asked);
     } catch (error) {
       if (error === STREAM_ONLY) throw error;
-      outcome = refusal(req, error);
+      outcome = refusal(exchange, error);
     }
     return masked(outcome);
   }
 
-  async function answer(req: FastifyRequest, reply: FastifyReply, asked: OperationRequest, mediaType: JsonType): Promise<JsonAnswer> {
-    const outcome = await result(req, reply, asked);
+  async function answer(
+    exchange: Exchange,
+    headers: AnswerHeaders | null,
+    asked: OperationRequest,
+    mediaType: JsonType,
+  ): Promise<JsonAnswer> {
+    const outcome = await result(exchange, headers, asked);
     // Counted by the face that answers them (the MCP face counts its own).
     countErrors(metrics, outcome);
     return json(outcome, mediaType);

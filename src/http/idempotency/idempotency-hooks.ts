@@ -5,6 +5,7 @@ import { AppError } from '../../errors/index.ts';
 import { requestFingerprint, startIdempotent } from '../../services/idempotency/index.ts';
 import type { IdempotentRun, RequestFingerprint } from '../../services/idempotency/index.ts';
 import type { Principal } from '../../services/api-keys/index.ts';
+import type { Exchange } from '../exchange.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -14,7 +15,7 @@ declare module 'fastify' {
 }
 
 /** The database a handler works in: the request's own transaction when it holds an Idempotency-Key. */
-export function requestDb(request: FastifyRequest, db: Kysely<Database>): Kysely<Database> {
+export function requestDb(request: Pick<Exchange, 'idempotency'>, db: Kysely<Database>): Kysely<Database> {
   return request.idempotency?.db ?? db;
 }
 

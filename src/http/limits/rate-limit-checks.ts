@@ -5,8 +5,11 @@ import { RATE_WINDOW_MS } from './rate-limiter.ts';
 import type { RateLimitDecision, RateLimiter } from './rate-limiter.ts';
 import { NO_METRICS } from '../../telemetry/metrics-types.ts';
 import type { Metrics } from '../../telemetry/metrics-types.ts';
+import type { AnswerHeaders, Exchange } from '../exchange.ts';
+import { whenReady } from '../maybe-promise.ts';
+import type { MaybePromise } from '../maybe-promise.ts';
 
-function announce(reply: FastifyReply, decision: RateLimitDecision): void {
+function announce(reply: AnswerHeaders, decision: RateLimitDecision): void {
   if (decision.uncounted) return;
   reply.header('RateLimit-Policy', `"${decision.policy}";q=${decision.limit};w=${RATE_WINDOW_MS / 1000}`);
   reply.header('RateLimit', `"${decision.policy}";r=${decision.remaining};t=${decision.resetSeconds}`);
@@ -15,15 +18,15 @@ function announce(reply: FastifyReply, decision: RateLimitDecision): void {
 
 export interface RateLimitChecks {
   /** Every request, after the caller is identified: per credential (a key, or a token's holder), or per address without a valid one. */
-  request(request: FastifyRequest, reply: FastifyReply): Promise<void>;
+  request(request: FastifyRequest, reply: FastifyReply): MaybePromise<void>;
   /**
    * An operation that comes without an HTTP request of its own (a graphql-ws subscribe): charged
    * to its credential's budget (principal.bucket) as a request is, refused the same way, with no
    * headers to carry the count.
    */
-  keyed(bucket: string): Promise<void>;
-  /** Sending `count` messages: the tighter per-key quota, all or none. */
-  message(request: FastifyRequest, reply: FastifyReply, count?: number): Promise<void>;
+  keyed(bucket: string): MaybePromise<void>;
+  /** Sending `count` messages: the tighter per-key quota, all or none; its count on the answer where it has headers. */
+  message(exchange: Pick<Exchange, 'principal'>, answer: AnswerHeaders | null, count?: number): MaybePromise<void>;
   /**
    * One sign-up from the caller's address: a budget of its own, always counted. It is a
    * security limit, so it never fails open: when the shared store cannot count, this process does.
@@ -36,12 +39,15 @@ export interface RateLimitChecks {
    */
   newAccount(address: string, reply: FastifyReply | null): Promise<void>;
   /** An attempt without a valid credential that comes without an HTTP request of its own (a graphql-ws connection_init), charged to its address. */
-  keyless(address: string): Promise<void>;
+  keyless(address: string): MaybePromise<void>;
 }
 
-/** The checks, each throwing RATE_LIMITED (429) when a quota is spent. */
+/**
+ * The checks, each throwing RATE_LIMITED (429) when a quota is spent: at once where this process
+ * counts (no promise on the hot path), else rejecting once the shared store has answered.
+ */
 export function rateLimitChecks(limiter: RateLimiter, limits: RateLimitConfig, metrics: Metrics = NO_METRICS): RateLimitChecks {
-  const enforce = (reply: FastifyReply | null, decision: RateLimitDecision) => {
+  const enforce = (reply: AnswerHeaders | null, decision: RateLimitDecision) => {
     if (reply) announce(reply, decision);
     if (!decision.allowed) {
       metrics.refused(decision.policy);
@@ -56,28 +62,30 @@ export function rateLimitChecks(limiter: RateLimiter, limits: RateLimitConfig, m
     enforce(fleet.allowed ? null : reply, fleet);
   }
   return {
-    async request(request, reply) {
+    request(request, reply) {
       if (limits.perKey === 0) return;
       const decision = request.principal
         ? limiter.take(request.principal.bucket, 'per-key', limits.perKey)
         : limiter.take(`addr:${request.ip}`, 'per-address-without-key', limits.perAddressWithoutKey);
-      enforce(reply, await decision);
+      return whenReady(decision, (decided) => enforce(reply, decided));
     },
-    async keyed(bucket) {
+    keyed(bucket) {
       if (limits.perKey === 0) return;
-      enforce(null, await limiter.take(bucket, 'per-key', limits.perKey));
+      return whenReady(limiter.take(bucket, 'per-key', limits.perKey), (decided) => enforce(null, decided));
     },
-    async message(request, reply, count = 1) {
-      if (limits.perKey === 0 || !request.principal) return;
+    message(exchange, answer, count = 1) {
+      if (limits.perKey === 0 || !exchange.principal) return;
       // A key's quota under the name it has always had (budgets shared in Redis survive an upgrade).
-      const owner = request.principal.keyId ?? request.principal.bucket;
-      enforce(reply, await limiter.take(`messages:${owner}`, 'messages-per-key', limits.messagesPerKey, { cost: count }));
+      const owner = exchange.principal.keyId ?? exchange.principal.bucket;
+      const decision = limiter.take(`messages:${owner}`, 'messages-per-key', limits.messagesPerKey, { cost: count });
+      return whenReady(decision, (decided) => enforce(answer, decided));
     },
     signup: (request, reply) => newAccount(request.ip, reply),
     newAccount,
-    async keyless(address) {
+    keyless(address) {
       if (limits.perKey === 0) return;
-      enforce(null, await limiter.take(`addr:${address}`, 'per-address-without-key', limits.perAddressWithoutKey));
+      const decision = limiter.take(`addr:${address}`, 'per-address-without-key', limits.perAddressWithoutKey);
+      return whenReady(decision, (decided) => enforce(null, decided));
     },
   };
 }

@@ -1,5 +1,6 @@
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
+import type { MaybePromise } from '../maybe-promise.ts';
 
 /** What a caller sees of its quota: the IETF draft's RateLimit-Policy / RateLimit fields and, when refused, Retry-After. */
 export interface RateLimitDecision {
@@ -24,7 +25,8 @@ export interface TakeOptions {
 }
 
 export interface RateLimiter {
-  take(bucket: string, policy: string, limit: number, options?: TakeOptions): Promise<RateLimitDecision>;
+  /** The decision: now when this process counts (in memory), a promise when a shared store does. */
+  take(bucket: string, policy: string, limit: number, options?: TakeOptions): MaybePromise<RateLimitDecision>;
   close(): Promise<void>;
 }
 
@@ -84,5 +86,42 @@ export function createRateLimiter(
       }
     },
     async close() {},
+  };
+}
+
+/** One bucket's window: units taken in it (refused takes included, as the shared store counts them), and when it ends. */
+interface Window {
+  taken: number;
+  endsAt: number;
+}
+
+/**
+ * The same fixed one-minute windows, counted in this process without a promise: a request's
+ * budget is a map lookup and an addition. Windows that have ended are swept once a window, so a
+ * flood of distinct buckets (addresses without a key) holds memory for a minute, not for ever.
+ */
+export function memoryRateLimiter(now: () => number = Date.now): RateLimiter {
+  const windows = new Map<string, Window>();
+  let sweepAt = now() + RATE_WINDOW_MS;
+  const sweep = (at: number) => {
+    for (const [key, window] of windows) if (window.endsAt <= at) windows.delete(key);
+    sweepAt = at + RATE_WINDOW_MS;
+  };
+  return {
+    take(bucket, policy, limit, { cost = 1 } = {}) {
+      const at = now();
+      if (at >= sweepAt) sweep(at);
+      const key = `${policy}:${bucket}`;
+      let window = windows.get(key);
+      if (!window || window.endsAt <= at) windows.set(key, (window = { taken: 0, endsAt: at + RATE_WINDOW_MS }));
+      const resetSeconds = Math.max(1, Math.ceil((window.endsAt - at) / 1000));
+      // All or none: a take that does not fit leaves what was left (a refused unit still counts, as the shared store's does).
+      const allowed = window.taken + cost <= limit;
+      if (allowed || cost === 1) window.taken += cost;
+      return { allowed, policy, limit, remaining: Math.max(0, limit - window.taken), resetSeconds };
+    },
+    async close() {
+      windows.clear();
+    },
   };
 }

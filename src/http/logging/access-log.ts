@@ -1,7 +1,7 @@
 import { LogController } from 'fastify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Metrics } from '../../telemetry/metrics-types.ts';
-import { serverSpanOf } from '../../telemetry/server-spans.ts';
+import type { Exchange } from '../exchange.ts';
 import { routeTemplateOf } from '../route-config.ts';
 
 declare module 'fastify' {
@@ -22,6 +22,36 @@ export interface AccessLogOptions {
 }
 
 const STREAMS = /^(text\/event-stream|multipart\/mixed)/;
+
+/**
+ * The one access line's fields, whichever transport answered the exchange (an HTTP request here,
+ * a socket's subscribe in graphql/mount-graphql-ws.ts): what was asked, what came of it, how long
+ * it took, who called (never with what: neither a key's secret nor a token is ever logged), what
+ * it ran where one route runs many, and, while tracing, the trace to find its spans by.
+ */
+export function accessLine(
+  exchange: Pick<Exchange, 'ip' | 'principal' | 'serverSpan'>,
+  method: string,
+  url: string,
+  status: number,
+  ms: number,
+  operation: string | null,
+) {
+  const { principal } = exchange;
+  return {
+    method,
+    url,
+    status,
+    ms: Math.round(ms * 10) / 10,
+    ip: exchange.ip,
+    accountId: principal?.accountId,
+    keyId: principal?.keyId ?? undefined,
+    // An access token's holder, as its issuer names them.
+    subject: principal?.token?.subject,
+    operation: operation ?? undefined,
+    traceId: exchange.serverSpan?.spanContext().traceId,
+  };
+}
 
 /** Each app's controller, by the app's node server (the one thing every encapsulated instance of it shares). */
 const byServer = new WeakMap<object, AccessLogController>();
@@ -58,21 +88,7 @@ export class AccessLogController extends LogController {
     if (this.#metrics.enabled && !STREAMS.test(String(reply.getHeader('content-type') ?? ''))) {
       this.#metrics.request(routeTemplateOf(request), request.method, reply.statusCode, ms / 1000);
     }
-    const line = {
-      method: request.method,
-      url: request.url,
-      status: reply.statusCode,
-      ms: Math.round(ms * 10) / 10,
-      ip: request.ip,
-      // Who called, never with what: neither a key's secret nor a token is ever logged.
-      accountId: request.principal?.accountId,
-      keyId: request.principal?.keyId ?? undefined,
-      // An access token's holder, as its issuer names them.
-      subject: request.principal?.token?.subject,
-      operation: request.operation ?? undefined,
-      // While tracing: the trace to find this request's spans by.
-      traceId: serverSpanOf(request.raw)?.spanContext().traceId,
-    };
+    const line = accessLine(request, request.method, request.url, reply.statusCode, ms, request.operation);
     if (error) reply.log.error({ ...line, err: error }, 'request errored');
     else if (request.probe && !this.#logProbes && reply.statusCode < 500) reply.log.debug(line, 'request');
     else reply.log.info(line, 'request');

@@ -1,6 +1,5 @@
 import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import type { FastifyInstance } from 'fastify';
-import { rememberServerSpan } from '../../telemetry/server-spans.ts';
 import { routeTemplate } from '../route-config.ts';
 import { TRACER_NAME } from '../../services/traced.ts';
 
@@ -34,7 +33,7 @@ export function useRequestTracing(app: FastifyInstance): void {
       },
       parent,
     );
-    rememberServerSpan(request.raw, span);
+    request.serverSpan = span;
     reply.raw.once('close', () => {
       const status = reply.raw.statusCode;
       span.setAttribute('http.response.status_code', status);

@@ -1,6 +1,6 @@
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
-import { createRateLimiter, RATE_WINDOW_MS } from '../../../src/http/limits/rate-limiter.ts';
+import { createRateLimiter, memoryRateLimiter, RATE_WINDOW_MS } from '../../../src/http/limits/rate-limiter.ts';
 import type { RateLimiter } from '../../../src/http/limits/rate-limiter.ts';
 import { createRedisRateLimiter } from '../../../src/http/limits/redis-rate-limiter.ts';
 import { redisEnv, TEST_REDIS_URL } from '../../helpers/test-redis.ts';
@@ -29,7 +29,30 @@ describe('the in-memory rate limiter', () => {
   });
 });
 
-const stores: [string, () => Promise<RateLimiter>][] = [['in memory', async () => createRateLimiter()]];
+describe('the in-process count (memoryRateLimiter: no Redis)', () => {
+  it('decides at once, without a promise, with the same windows and words as the shared count', () => {
+    let now = 1_000_000;
+    const limiter = memoryRateLimiter(() => now);
+    const decisions = [0, 1, 2, 3].map(() => limiter.take('key:1', 'per-key', 3));
+    for (const decision of decisions) expect(decision).not.toBeInstanceOf(Promise);
+    expect(decisions.map((d) => 'allowed' in d && [d.allowed, d.remaining, d.resetSeconds])).toEqual([
+      [true, 2, 60],
+      [true, 1, 60],
+      [true, 0, 60],
+      [false, 0, 60],
+    ]);
+    now += 30_500;
+    expect(limiter.take('key:1', 'per-key', 3)).toMatchObject({ allowed: false, resetSeconds: 30 });
+    // The window ends a minute after it began: a new one, whole.
+    now += 29_500;
+    expect(limiter.take('key:1', 'per-key', 3)).toMatchObject({ allowed: true, remaining: 2, resetSeconds: 60 });
+  });
+});
+
+const stores: [string, () => Promise<RateLimiter>][] = [
+  ['in memory (the shared store’s library, as Redis’s insurance)', async () => createRateLimiter()],
+  ['in memory (this process’s count)', async () => memoryRateLimiter()],
+];
 if (TEST_REDIS_URL !== '') {
   stores.push([
     'through Redis',
