@@ -41,6 +41,8 @@ export async function mountRest(app: FastifyInstance, { db, verifier, config, li
     // Bodies are validated by our own ajv, which resolves a route's `$ref` itself.
     if (!strictAjv.getSchema(name)) strictAjv.addSchema({ $id: name, ...schema });
   }
+  // Each list route's page, read once by the route (decided-listing.ts).
+  app.decorateRequest('listing', null);
   await useOpenApi(app, config);
   await app.register(healthRoutes, { probe });
   await app.register(indexRoute, { graphiql: config.graphiql, mcp: config.mcp });

@@ -6,6 +6,7 @@ import {
   countOrders,
   getOrder,
   listOrders,
+  ordersListing,
   orderCursor,
   placeOrder,
 } from '../../services/orders/index.ts';
@@ -26,8 +27,7 @@ export const orderResolvers: Resolvers = {
       const page = await listOrders(
         context.db,
         requirePrincipal(context).accountId,
-        { ...query, status: status ?? undefined },
-        { naming, direction },
+        ordersListing({ ...query, status: status ?? undefined }, { naming, direction }),
       );
       // Its items' pets, read in one query when the first is asked for (none when none is).
       expectPets(

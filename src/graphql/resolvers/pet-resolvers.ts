@@ -1,4 +1,4 @@
-import { anyPetsBehind, countPets, createPet, getPet, listPets, petCursor } from '../../services/pets/index.ts';
+import { anyPetsBehind, countPets, createPet, getPet, listPets, petCursor, petsListing } from '../../services/pets/index.ts';
 import type { Pet, PetPage } from '../../services/pets/index.ts';
 import type { Resolvers } from '../__generated__/resolvers-types.ts';
 import { argumentNaming } from '../argument-naming.ts';
@@ -12,7 +12,7 @@ export const petResolvers: Resolvers = {
   Query: {
     pets: reading(['pets'], (_parent, { status, ...paging }, { db }) => {
       const { query, naming, direction } = pageRequest(paging);
-      return listPets(db, { ...query, status: status ?? undefined }, naming, direction);
+      return listPets(db, petsListing({ ...query, status: status ?? undefined }, { naming, direction }));
     }),
     pet: reading(['pets'], (_parent, { id }, { db }) => getPet(db, id, ID_ARGUMENT)),
   },

@@ -11,14 +11,13 @@ import { addRouteHooks } from '../route-config.ts';
 /**
  * How a GET route's answers are tagged. A list's answer is a function of its URL, the caller's
  * account if `perAccount`, and these tables as the caller sees them: tagged from their versions
- * before the handler, so a matching revalidation skips the query. `refuses` throws what the
- * route would answer for a request it refuses after its schema has passed it (a bad cursor), so
- * no tag answers such a request first. One record (`fromBody`) is tagged by a hash of the answer
- * itself, after the handler: its one-row read is cheaper than a versions read, and the tag then
- * changes only when the record does.
+ * before the handler, so a matching revalidation skips the query. The route's own preHandlers run
+ * first, so a request it refuses after its schema has passed it (a bad cursor) is refused before
+ * any tag can answer it. One record (`fromBody`) is tagged by a hash of the answer itself, after
+ * the handler: its one-row read is cheaper than a versions read, and the tag then changes only
+ * when the record does.
  */
-export type Validators =
-  { tables: readonly VersionedTable[]; perAccount: boolean; refuses?: (request: FastifyRequest) => void } | { fromBody: true };
+export type Validators = { tables: readonly VersionedTable[]; perAccount: boolean } | { fromBody: true };
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -57,11 +56,10 @@ export function useConditionalGet(app: FastifyInstance, { db, verifier, salt }: 
       addRouteHooks(route, { onSend: tagBody });
       return;
     }
-    const { tables, perAccount, refuses } = validators;
+    const { tables, perAccount } = validators;
     const preHandler = async (request: FastifyRequest, reply: FastifyReply) => {
       const { principal } = request;
       if (principal === null) return;
-      refuses?.(request);
       const versions = await requestVersions(db, verifier, request, principal);
       // A validator belongs to one URL (RFC 9110 §8.8.1), so the URL need not be in it; hashed,
       // so it shows nothing of the versions it names.

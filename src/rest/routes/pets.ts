@@ -1,9 +1,10 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/types.ts';
-import { checkPetCursor, createPet, getPet, listPets, listPetsQuerySchema, petIdSchema } from '../../services/pets/index.ts';
+import { createPet, getPet, listPets, listPetsQuerySchema, petIdSchema, petsListing } from '../../services/pets/index.ts';
 import type { ListPetsQuery } from '../../services/pets/index.ts';
 import { requestNaming } from '../../http/errors/field-naming.ts';
+import { decidedListing } from '../decided-listing.ts';
 import { nextLink } from '../next-link.ts';
 import { requestDb } from '../../http/idempotency/idempotency-hooks.ts';
 import type { IdempotencyHooks } from '../../http/idempotency/idempotency-hooks.ts';
@@ -20,14 +21,14 @@ export interface PetsRoutesOptions {
 const DEPRECATED_SINCE = '@1795305600'; // 2026-11-22T00:00:00Z, RFC 9745
 const SUNSET = 'Thu, 05 Dec 2030 00:00:00 GMT'; // RFC 8594
 
+const listing = decidedListing(petsListing);
+
 export const petsRoutes: FastifyPluginAsync<PetsRoutesOptions> = async (app, { db, linkBase, idempotent }) => {
   app.get<{ Querystring: ListPetsQuery }>(
     '/pets',
     {
-      config: {
-        validators: { tables: ['pets'], perAccount: false, refuses: (request) => checkPetCursor((request.query as ListPetsQuery).cursor) },
-        largeAnswers: true,
-      },
+      config: { validators: { tables: ['pets'], perAccount: false }, largeAnswers: true },
+      preHandler: listing.preHandler,
       schema: {
         operationId: 'listPets',
         summary: 'List animals',
@@ -43,7 +44,7 @@ export const petsRoutes: FastifyPluginAsync<PetsRoutesOptions> = async (app, { d
       },
     },
     async (request, reply) => {
-      const page = await listPets(db, request.query, requestNaming('querystring'));
+      const page = await listPets(db, listing.of(request));
       const link = nextLink(`${linkBase}/pets`, request.query, page.nextCursor);
       if (link) reply.header('Link', link);
       return page.items;

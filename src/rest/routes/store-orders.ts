@@ -6,15 +6,16 @@ import { requirePrincipal } from '../../services/api-keys/index.ts';
 import {
   advanceOrder,
   cancelOrder,
-  checkOrderCursor,
   getOrder,
   listOrders,
   listOrdersQuerySchema,
+  ordersListing,
   orderIdSchema,
   placeOrder,
 } from '../../services/orders/index.ts';
 import type { ListOrdersQuery } from '../../services/orders/index.ts';
 import { requestNaming } from '../../http/errors/field-naming.ts';
+import { decidedListing } from '../decided-listing.ts';
 import { nextLink } from '../next-link.ts';
 import type { IdempotencyHooks } from '../../http/idempotency/idempotency-hooks.ts';
 import { bearerSecurity, createdResponse, errorResponses, IDEMPOTENT, JSON_BODY, KEYED, pageResponse, ref, validated } from '../schemas.ts';
@@ -29,6 +30,8 @@ export interface StoreOrdersRoutesOptions {
 const experimental = { tags: ['store'], 'x-stability': 'experimental', security: bearerSecurity } as const;
 const orderParams = { type: 'object', required: ['orderId'], properties: { orderId: orderIdSchema } } as const;
 
+const listing = decidedListing(ordersListing);
+
 export const storeOrdersRoutes: FastifyPluginAsync<StoreOrdersRoutesOptions> = async (app, { db, linkBase, idempotent }) => {
   // Every answer of this scope, errors included, says the API may still change.
   app.addHook('onSend', async (_request, reply, payload) => {
@@ -39,14 +42,8 @@ export const storeOrdersRoutes: FastifyPluginAsync<StoreOrdersRoutesOptions> = a
   app.get<{ Querystring: ListOrdersQuery }>(
     '/store/orders',
     {
-      config: {
-        validators: {
-          tables: ['orders'],
-          perAccount: true,
-          refuses: (request) => checkOrderCursor((request.query as ListOrdersQuery).cursor),
-        },
-        largeAnswers: true,
-      },
+      config: { validators: { tables: ['orders'], perAccount: true }, largeAnswers: true },
+      preHandler: listing.preHandler,
       schema: {
         ...experimental,
         operationId: 'listStoreOrders',
@@ -61,7 +58,7 @@ export const storeOrdersRoutes: FastifyPluginAsync<StoreOrdersRoutesOptions> = a
       },
     },
     async (request, reply) => {
-      const page = await listOrders(db, requirePrincipal(request).accountId, request.query, { naming: requestNaming('querystring') });
+      const page = await listOrders(db, requirePrincipal(request).accountId, listing.of(request));
       const link = nextLink(`${linkBase}/store/orders`, request.query, page.nextCursor);
       if (link) reply.header('Link', link);
       return page.items;

@@ -17,6 +17,6 @@ export const { placeOrder, getOrder, getOrders, advanceOrder, cancelOrder, listO
   countOrders: count,
   ordersOfPets: ofPets,
 });
-export { orderCursor, anyOrdersBehind, checkOrderCursor } from './list-orders.ts';
+export { orderCursor, anyOrdersBehind, ordersListing } from './list-orders.ts';
 export type { OrderPage } from './list-orders.ts';
 export * from './order-schema.ts';

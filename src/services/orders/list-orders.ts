@@ -3,8 +3,7 @@ import type { Database } from '../../db/types.ts';
 import { rowCount } from '../counts/row-count.ts';
 import { decodeCursor, encodeCursor } from '../pagination/cursor.ts';
 import { keysetPage, PAGE_SIZE } from '../pagination/keyset-page.ts';
-import type { Direction, Page } from '../pagination/keyset-page.ts';
-import type { FieldNaming } from '../validation/describe-issue.ts';
+import type { Direction, Listing, ListingOptions, Page } from '../pagination/keyset-page.ts';
 import { createValidator } from '../validation/validator.ts';
 import { listOrdersQuerySchema } from './order-schema.ts';
 import type { ListOrdersQuery, Order, OrderStatus } from './order-schema.ts';
@@ -15,20 +14,19 @@ export interface OrderPage extends Page<Order> {
   status: OrderStatus | undefined;
 }
 
-export interface ListOrdersOptions {
-  naming?: FieldNaming;
-  direction?: Direction;
-}
-
 const validateQuery = createValidator<ListOrdersQuery>(listOrdersQuerySchema);
 
 export function orderCursor(order: Pick<Order, 'id'>): string {
   return encodeCursor('orders', order.id);
 }
 
-/** Refuses (INVALID_CURSOR) a cursor that is not one of this list's, before anything is read. */
-export function checkOrderCursor(cursor: string | undefined): void {
-  if (cursor !== undefined) decodeCursor('orders', cursor);
+/** A page of orders as a query asks for it: VALIDATION_FAILED, or INVALID_CURSOR for a cursor not of this list, before anything is read. */
+export function ordersListing(
+  query: ListOrdersQuery,
+  { naming, direction = 'forward', validated = false }: ListingOptions = {},
+): Listing<OrderStatus> {
+  const { limit = PAGE_SIZE.default, status, cursor } = validated ? query : validateQuery({ ...query }, naming);
+  return { limit, status, cursorId: cursor === undefined ? null : decodeCursor('orders', cursor), direction };
 }
 
 /** A page's rows, read away from the cursor (or from an end), one more than shown. */
@@ -53,11 +51,8 @@ function readPage(
 export async function listOrders(
   db: Kysely<Database>,
   accountId: number,
-  query: ListOrdersQuery,
-  { naming, direction = 'forward' }: ListOrdersOptions = {},
+  { limit, status, cursorId, direction }: Listing<OrderStatus>,
 ): Promise<OrderPage> {
-  const { limit = PAGE_SIZE.default, status, cursor } = validateQuery({ ...query }, naming);
-  const cursorId = cursor === undefined ? null : decodeCursor('orders', cursor);
   const rows = await readPage(db, accountId, direction, cursorId, status, limit + 1);
   return { ...keysetPage(rows, limit, toOrder, orderCursor, direction, cursorId), accountId, status };
 }

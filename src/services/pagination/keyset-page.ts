@@ -1,8 +1,31 @@
+import type { FieldNaming } from '../validation/describe-issue.ts';
+
 /** Contract §4.1 and §8: `limit` is 1..100, default 20. GraphQL's `first` and `last` obey the same numbers. */
 export const PAGE_SIZE = { min: 1, max: 100, default: 20 } as const;
 
 /** Forward reads ids after the cursor (REST, GraphQL first/after); backward reads ids before it (GraphQL last/before). */
 export type Direction = 'forward' | 'backward';
+
+/**
+ * What one page of a keyset list is read with, worked out once from what a client sent (its
+ * limit, filter and cursor, validated and the cursor decoded): a route checks it before anything
+ * else, a list reads it.
+ */
+export interface Listing<S extends string> {
+  limit: number;
+  status: S | undefined;
+  /** The id the cursor names; null: from an end of the list. */
+  cursorId: number | null;
+  direction: Direction;
+}
+
+export interface ListingOptions {
+  /** How the client named the fields, for the words of a refusal. */
+  naming?: FieldNaming;
+  direction?: Direction;
+  /** Validated already against the list's query schema (REST's route schema is the same object): only the cursor is read. */
+  validated?: boolean;
+}
 
 export interface Page<T> {
   /** Always in ascending id order, whichever way the page was read. */

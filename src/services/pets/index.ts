@@ -11,7 +11,7 @@ export const { listPets, countPets, createPet, getPet, getPets } = traced('pets'
   getPet: get,
   getPets: getMany,
 });
-export { petCursor, anyPetsBehind, checkPetCursor } from './list-pets.ts';
+export { petCursor, anyPetsBehind, petsListing } from './list-pets.ts';
 export type { PetPage } from './list-pets.ts';
 export * from './pet-schema.ts';
 export { petsCreatedAfter, lastPetId } from './pets-created.ts';

@@ -3,8 +3,7 @@ import type { Database } from '../../db/types.ts';
 import { rowCount } from '../counts/row-count.ts';
 import { decodeCursor, encodeCursor } from '../pagination/cursor.ts';
 import { keysetPage, PAGE_SIZE } from '../pagination/keyset-page.ts';
-import type { Direction, Page } from '../pagination/keyset-page.ts';
-import type { FieldNaming } from '../validation/describe-issue.ts';
+import type { Listing, ListingOptions, Page } from '../pagination/keyset-page.ts';
 import { createValidator } from '../validation/validator.ts';
 import { listPetsQuerySchema } from './pet-schema.ts';
 import type { ListPetsQuery, Pet, PetStatus } from './pet-schema.ts';
@@ -23,27 +22,22 @@ export function petCursor(pet: Pick<Pet, 'id'>): string {
   return encodeCursor('pets', pet.id);
 }
 
-/** Refuses (INVALID_CURSOR) a cursor that is not one of this list's, before anything is read. */
-export function checkPetCursor(cursor: string | undefined): void {
-  if (cursor !== undefined) decodeCursor('pets', cursor);
+/** A page of pets as a query asks for it: VALIDATION_FAILED, or INVALID_CURSOR for a cursor not of this list, before anything is read. */
+export function petsListing(
+  query: ListPetsQuery,
+  { naming, direction = 'forward', validated = false }: ListingOptions = {},
+): Listing<PetStatus> {
+  const { limit = PAGE_SIZE.default, status, cursor } = validated ? query : validateQuery({ ...query }, naming);
+  return { limit, status, cursorId: cursor === undefined ? null : decodeCursor('pets', cursor), direction };
 }
 
 /**
  * Pets in ascending id order, a page at a time. Keyset pagination: a deep page costs what the
- * first does. Forward from `cursor` (or the start); backward before it (or from the end).
+ * first does. Forward from the cursor (or the start); backward before it (or from the end).
  */
-export async function listPets(
-  db: Kysely<Database>,
-  query: ListPetsQuery,
-  naming?: FieldNaming,
-  direction: Direction = 'forward',
-): Promise<PetPage> {
-  const { limit = PAGE_SIZE.default, status, cursor } = validateQuery({ ...query }, naming);
-  const cursorId = cursor === undefined ? null : decodeCursor('pets', cursor);
-
+export async function listPets(db: Kysely<Database>, { limit, status, cursorId, direction }: Listing<PetStatus>): Promise<PetPage> {
   // One extra row says whether more exist that way, without a count.
   const rows = await petsPage(db, direction, cursorId, status, limit + 1);
-
   return { ...keysetPage(rows, limit, toPet, petCursor, direction, cursorId), status };
 }
 
