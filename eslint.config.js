@@ -9,13 +9,14 @@ import tseslint from 'typescript-eslint';
  * stand alone. `db:type` is the database's types only: no SQL in the edge or the faces. Files at
  * src/'s top (app.ts, server.ts) put it all together and may import anything.
  */
-const LAYERS = {
+export const LAYERS = {
   config: [],
   errors: [],
   util: [],
   db: ['config', 'errors', 'util'],
-  services: ['db', 'errors', 'util', 'config'],
-  telemetry: ['config', 'db', 'errors', 'util', 'http', 'services'],
+  // At the bottom of the house: metrics and spans, which every layer above records into (spans.ts is tracing's one module).
+  telemetry: ['config', 'db:type', 'errors', 'util'],
+  services: ['db', 'errors', 'util', 'config', 'telemetry'],
   http: ['config', 'db:type', 'errors', 'services', 'telemetry', 'util'],
   rest: ['config', 'db:type', 'errors', 'http', 'services', 'telemetry', 'util'],
   graphql: ['config', 'db:type', 'errors', 'http', 'services', 'telemetry', 'util'],

@@ -10,6 +10,7 @@ import { mountGraphQL } from './graphql/mount-graphql.ts';
 import { mountMcp } from './mcp/mount-mcp.ts';
 import { appVersion } from './config/version.ts';
 import { createFastify } from './http/create-fastify.ts';
+import { GRAPHQL_ROUTE, MCP_ROUTE } from './http/route-config.ts';
 import type { LogStream } from './http/create-fastify.ts';
 import { rateLimitChecks } from './http/limits/rate-limit-checks.ts';
 import { clientAddressOf } from './http/limits/client-address.ts';
@@ -37,6 +38,9 @@ declare module 'fastify' {
   }
 }
 
+/** The face a route belongs to, as metrics and errors tell them apart. */
+const faceOf = (route: string) => (route === GRAPHQL_ROUTE ? 'graphql' : route === MCP_ROUTE ? 'mcp' : 'rest');
+
 export interface AppOptions {
   config: Config;
   /** An open database to serve from; the app owns it from here and closes it on close. Default: open `config.database`. */
@@ -58,7 +62,7 @@ export async function createApp({ config, database = openDatabase(config.databas
     await database.close();
     throw error;
   }
-  const { metrics, tracing } = await startTelemetry(config, database);
+  const { metrics, tracing } = await startTelemetry(config, database, faceOf);
   const traced = tracing !== null;
   const verifier = createKeyVerifier(db, dataVersion, { onLookup: metrics.keyLookup });
   const { app, log } = createFastify(config, { logStream, metrics });

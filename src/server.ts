@@ -3,7 +3,7 @@ import { createApp } from './app.ts';
 import type { Config } from './config/load-config.ts';
 import { appVersion } from './config/version.ts';
 import { openDatabase } from './db/connection.ts';
-import { boundAddress } from './http/lifecycle/bound-address.ts';
+import { boundAddress } from './util/bound-address.ts';
 import { listenForScrapes } from './telemetry/metrics-listener.ts';
 import { anyUsableKey, ensureFirstKey } from './services/api-keys/index.ts';
 

@@ -6,7 +6,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/types.ts';
 import { claimDueMessage, retryDelay, settleMessage } from '../services/messages/index.ts';
 import type { ClaimedMessage } from '../services/messages/index.ts';
-import { TRACER_NAME } from '../services/traced.ts';
+import { TRACER_NAME } from '../telemetry/spans.ts';
 import type { Metrics } from '../telemetry/metrics-types.ts';
 import { DeliveryError } from './transport.ts';
 import type { Transport } from './transport.ts';

@@ -1,6 +1,6 @@
 import { context, SpanStatusCode, trace } from '@opentelemetry/api';
 import type { DocumentNode, ExecutionResult } from 'graphql';
-import { endingWhenDone, TRACER_NAME } from '../services/traced.ts';
+import { endingWhenDone, TRACER_NAME } from '../telemetry/spans.ts';
 import type { ServerContext } from './context.ts';
 import { operationOf } from './operation-of.ts';
 

@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { Server } from 'node:http';
-import { boundAddress } from '../http/lifecycle/bound-address.ts';
+import { boundAddress } from '../util/bound-address.ts';
 import type { Metrics } from './metrics-types.ts';
 
 /** The shortest time between two renderings of the exposition, however many scrapes arrive. */

@@ -2,10 +2,9 @@ import { Kind, parse } from 'graphql';
 import type { Config } from '../config/load-config.ts';
 import { appVersion } from '../config/version.ts';
 import type { OpenDatabase } from '../db/connection.ts';
-import { GRAPHQL_ROUTE, MCP_ROUTE } from '../http/route-config.ts';
 import { createMetrics } from './metrics.ts';
 import { NO_METRICS } from './metrics-types.ts';
-import type { Metrics } from './metrics-types.ts';
+import type { Face, Metrics } from './metrics-types.ts';
 import { startTracing } from './tracing.ts';
 import type { Tracing } from './tracing.ts';
 import { watchStatements } from './watch-statements.ts';
@@ -35,8 +34,8 @@ function operationNamesIn(documents: ReadonlyMap<string, string> | null): string
   return names;
 }
 
-/** Metrics and traces as configured, and the database's statements watched for either. */
-export async function startTelemetry(config: Config, database: OpenDatabase): Promise<Telemetry> {
+/** Metrics and traces as configured, and the database's statements watched for either; `faceOf` names the face a route belongs to. */
+export async function startTelemetry(config: Config, database: OpenDatabase, faceOf: (route: string) => Face): Promise<Telemetry> {
   const { version, revision } = appVersion();
   const dbSystem = database.engine === 'postgres' ? 'postgresql' : 'sqlite';
   const metrics =
@@ -49,7 +48,7 @@ export async function startTelemetry(config: Config, database: OpenDatabase): Pr
           maxOperationNames: config.metrics.maxOperationNames,
           knownOperationNames: operationNamesIn(config.trustedDocuments),
           gc: config.metrics.gc,
-          faceOf: (route) => (route === GRAPHQL_ROUTE ? 'graphql' : route === MCP_ROUTE ? 'mcp' : 'rest'),
+          faceOf,
         });
   const tracing = config.tracing.exporter ? await startTracing(config.tracing, version, revision) : null;
   if (metrics.enabled || tracing) database.observe(watchStatements(metrics, dbSystem, tracing !== null));

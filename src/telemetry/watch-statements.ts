@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import type { StatementObserver } from '../db/statement-observer.ts';
 import type { Metrics } from './metrics-types.ts';
-import { TRACER_NAME } from '../services/traced.ts';
+import { TRACER_NAME } from './spans.ts';
 import { memo } from '../util/memo.ts';
 
 /** SELECT, INSERT, BEGIN …: the statement's first word, once per statement text. */

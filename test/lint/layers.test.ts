@@ -1,5 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { ESLint } from 'eslint';
+// @ts-expect-error -- eslint's config is plain JavaScript, without types: LAYERS is read as the rule reads it.
+import { LAYERS } from '../../eslint.config.js';
 import { describe, expect, it } from '../helpers/fixtures.ts';
 
 // The layering of src/ is a lint rule (eslint.config.js, LAYERS), so a newcomer who imports
@@ -55,6 +57,23 @@ describe('the layers of src/', { timeout: 60_000 }, () => {
       filePath: 'src/services/pets/x.ts',
     });
     expect(query?.messages).toEqual([]);
+  });
+
+  it('is a house without cycles: no layer reaches itself through the ones it may import, telemetry at the bottom', () => {
+    const layers = LAYERS as Record<string, string[]>;
+    const below = (layer: string) => (layers[layer] ?? []).map((to) => to.replace(/:type$/, '')).filter((to) => to !== '(top)');
+    const cycles: string[] = [];
+    const walk = (layer: string, path: string[]) => {
+      for (const next of below(layer)) {
+        if (path.includes(next)) cycles.push([...path, next].join(' → '));
+        else walk(next, [...path, next]);
+      }
+    };
+    for (const layer of Object.keys(layers)) walk(layer, [layer]);
+    expect(cycles).toEqual([]);
+    // Every layer that records may reach telemetry; telemetry itself reaches none of them.
+    expect(below('telemetry')).toEqual(['config', 'db', 'errors', 'util']);
+    for (const layer of ['services', 'http', 'rest', 'graphql', 'mcp', 'delivery']) expect(below(layer)).toContain('telemetry');
   });
 
   it('lets a face import the database’s types, and a service the database', async () => {

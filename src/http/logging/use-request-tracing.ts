@@ -1,7 +1,7 @@
 import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import type { FastifyInstance } from 'fastify';
 import { routeTemplate } from '../route-config.ts';
-import { TRACER_NAME } from '../../services/traced.ts';
+import { TRACER_NAME } from '../../telemetry/spans.ts';
 
 /**
  * A server span per request while tracing is on, continuing the caller's trace when it sends a

@@ -1,5 +1,5 @@
 import { signUp as signUpOnce } from './sign-up.ts';
-import { traced } from '../traced.ts';
+import { traced } from '../../telemetry/spans.ts';
 
 export const { signUp } = traced('accounts', { signUp: signUpOnce });
 export { listAccounts } from './list-accounts.ts';

@@ -1,7 +1,7 @@
 import { createOwnKey as createOwn } from './create-own-key.ts';
 import { listOwnKeys as listOwn } from './list-own-keys.ts';
 import { revokeOwnKey as revokeOwn } from './revoke-own-key.ts';
-import { traced } from '../traced.ts';
+import { traced } from '../../telemetry/spans.ts';
 
 export { createApiKey } from './create-api-key.ts';
 export type { CreatedApiKey } from './create-api-key.ts';

@@ -2,7 +2,7 @@ import { getMessage as get } from './get-message.ts';
 import { getMessages as getMany } from './get-messages.ts';
 import { claimDueMessage as claim, settleMessage as settle } from './outbox.ts';
 import { sendMessage as send } from './send-message.ts';
-import { traced } from '../traced.ts';
+import { traced } from '../../telemetry/spans.ts';
 
 export const { sendMessage, getMessage, getMessages, claimDueMessage, settleMessage } = traced('messages', {
   sendMessage: send,

@@ -5,7 +5,7 @@ import type { FieldNaming } from '../validation/describe-issue.ts';
 import { createValidator } from '../validation/validator.ts';
 import { sendMessageSchema } from './message-schema.ts';
 import type { Message, SendMessageInput } from './message-schema.ts';
-import { currentTraceParent } from '../traced.ts';
+import { currentTraceParent } from '../../telemetry/spans.ts';
 import { toMessage } from './to-message.ts';
 
 const validateInput = createValidator<SendMessageInput>(sendMessageSchema);

@@ -5,7 +5,7 @@ import { getOrders as getMany } from './get-orders.ts';
 import { countOrders as count, listOrders as list } from './list-orders.ts';
 import { ordersOfPets as ofPets } from './orders-of-pets.ts';
 import { placeOrder as place } from './place-order.ts';
-import { traced } from '../traced.ts';
+import { traced } from '../../telemetry/spans.ts';
 
 export const { placeOrder, getOrder, getOrders, advanceOrder, cancelOrder, listOrders, countOrders, ordersOfPets } = traced('orders', {
   placeOrder: place,
