@@ -10,7 +10,8 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { petCursor } from '../src/services/pets/index.ts';
-import { DEFAULT_DOCUMENTS } from '../src/mcp/default-documents.ts';
+import { defaultDocuments } from '../src/mcp/default-documents.ts';
+import { petstoreSchema } from '../src/graphql/petstore-schema.ts';
 import { benchDatabase } from './bench-database.ts';
 import type { BenchDatabase, BenchEngine } from './bench-database.ts';
 import { answerOf, faulty, fmt, gql, gqlRun, least, load, mcpCall, median, sideBySide } from './bench-load.ts';
@@ -73,7 +74,8 @@ const GQL_LIST_QUERY = '{ pets(first: 20) { nodes { id name categoryId status } 
 const gqlList = gql(GQL_LIST_QUERY);
 /** The default tool list_pets's operation, as its own document. */
 const LIST_PETS =
-  DEFAULT_DOCUMENTS.split('\n\n')
+  defaultDocuments(petstoreSchema())
+    .split('\n\n')
     .find((block) => block.includes('query list_pets'))
     ?.replace(/^#.*\n/gm, '') ?? '';
 const create: Request = { method: 'POST', path: '/v1/pets', body: JSON.stringify({ name: 'Bench', categoryId: 7 }) };

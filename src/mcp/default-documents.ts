@@ -1,26 +1,33 @@
+import type { GraphQLSchema } from 'graphql';
+import { recordSelection } from './record-selection.ts';
+
 /**
  * The tools a server without a trusted-document manifest offers: the contract's operations, as
  * GraphQL documents, each operation a tool named after it. The comment above an operation is
- * the tool's description, as it would be in a manifest. Fields selected are the records' own
- * (a pet as REST answers it), so an agent reads what a REST client would.
+ * the tool's description, as it would be in a manifest. A pet or an order is selected as its
+ * whole record, read from the schema (record-selection.ts), so an agent reads what a REST client
+ * would, and a field added to the type reaches the tools with nothing to edit here.
  */
-export const DEFAULT_DOCUMENTS = `
+export function defaultDocuments(schema: GraphQLSchema): string {
+  const pet = recordSelection(schema, 'Pet');
+  const order = recordSelection(schema, 'Order');
+  return `
 # List the store's pets in ascending id order, a page at a time (first: 1-100, default 20), optionally only those of one status. For the next page pass pageInfo.endCursor as after.
 query list_pets($first: Int, $after: String, $status: PetStatus) {
   pets(first: $first, after: $after, status: $status) {
-    nodes { id name categoryId status }
+    nodes ${pet}
     pageInfo { hasNextPage endCursor }
   }
 }
 
 # Get one pet by its id; PET_NOT_FOUND when there is none.
 query get_pet($id: ID!) {
-  pet(id: $id) { id name categoryId status }
+  pet(id: $id) ${pet}
 }
 
 # Add a pet to the store; it is available unless a status is given. Answers the pet as stored, with its new id.
 mutation add_pet($name: String!, $categoryId: SafeInt!, $status: PetStatus) {
-  createPet(input: { name: $name, categoryId: $categoryId, status: $status }) { id name categoryId status }
+  createPet(input: { name: $name, categoryId: $categoryId, status: $status }) ${pet}
 }
 
 # Send a message (the quickstart exchange): it is queued, then delivered; get_message follows its status.
@@ -36,19 +43,19 @@ query get_message($id: ID!) {
 # List your store orders in ascending id order, a page at a time, optionally only those of one status (experimental).
 query list_orders($first: Int, $after: String, $status: OrderStatus) {
   orders(first: $first, after: $after, status: $status) {
-    nodes { id petId quantity shipDate status complete }
+    nodes ${order}
     pageInfo { hasNextPage endCursor }
   }
 }
 
 # Order an available pet (experimental): the pet becomes pending; PET_NOT_AVAILABLE when someone else was first.
 mutation place_order($petId: ID!, $quantity: Int, $shipDate: DateTime) {
-  placeOrder(input: { petId: $petId, quantity: $quantity, shipDate: $shipDate }) { id petId quantity shipDate status complete }
+  placeOrder(input: { petId: $petId, quantity: $quantity, shipDate: $shipDate }) ${order}
 }
 
 # Move one of your orders one step forward: placed → approved → delivered (experimental). Delivery sells the pet.
 mutation advance_order($id: ID!, $status: OrderStatus!) {
-  advanceOrder(id: $id, status: $status) { id petId quantity shipDate status complete }
+  advanceOrder(id: $id, status: $status) ${order}
 }
 
 # Cancel one of your orders before delivery (experimental): it is removed and its pet is available again.
@@ -56,3 +63,4 @@ mutation cancel_order($id: ID!) {
   cancelOrder(id: $id) { cancelledOrderId }
 }
 `;
+}

@@ -4,7 +4,7 @@ import type { DocumentNode, GraphQLError, FragmentDefinitionNode, GraphQLSchema,
 import type { Scope } from '../services/access-tokens/scopes.ts';
 import { createValidator } from '../services/validation/validator.ts';
 import type { Validator } from '../services/validation/validator.ts';
-import { DEFAULT_DOCUMENTS } from './default-documents.ts';
+import { defaultDocuments } from './default-documents.ts';
 import { dataSchema, variablesSchema } from './json-schema-of.ts';
 import type { JsonSchema } from './json-schema-of.ts';
 
@@ -67,7 +67,7 @@ function titleOf(name: string): string {
  * operation alike (two versions of a client), each gets its document's id prefix after the name.
  */
 export function toolCatalogue({ schema, documents, scopesOf, warn }: ToolCatalogueOptions): ReadonlyMap<string, Tool> {
-  const sources: [string | null, string][] = documents ? [...documents] : [[null, DEFAULT_DOCUMENTS]];
+  const sources: [string | null, string][] = documents ? [...documents] : [[null, defaultDocuments(schema)]];
   const found: { tool: Omit<Tool, 'listing'> & { listing: Omit<ToolListing, 'name'> }; name: string }[] = [];
   for (const [documentId, text] of sources) {
     let document: DocumentNode;

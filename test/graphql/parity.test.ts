@@ -3,6 +3,11 @@ import { graphql } from '../helpers/graphql.ts';
 import { createApiKey } from '../../src/services/api-keys/index.ts';
 import { expectErrorBody } from '../helpers/test-app.ts';
 import type { TestApp } from '../helpers/test-app.ts';
+import { petstoreSchema } from '../../src/graphql/petstore-schema.ts';
+import { recordSelection } from '../../src/mcp/record-selection.ts';
+
+/** A pet as its record, every field the schema gives it: REST's body has the same (test/rest/record-shapes.test.ts). */
+const PET = recordSelection(petstoreSchema(), 'Pet');
 
 it.beforeAll(async ({ t }) => {
   const statuses = ['available', 'pending', 'sold'];
@@ -30,7 +35,7 @@ async function restPage(t: TestApp, limit: number, status: string | null, cursor
 async function graphqlPage(t: TestApp, first: number, status: string | null, after?: string) {
   const { body } = await graphql(
     t,
-    'query($first: Int, $status: PetStatus, $after: String) { pets(first: $first, status: $status, after: $after) { nodes { id name categoryId status } pageInfo { hasNextPage endCursor } } }',
+    `query($first: Int, $status: PetStatus, $after: String) { pets(first: $first, status: $status, after: $after) { nodes ${PET} pageInfo { hasNextPage endCursor } } }`,
     { first, status, after },
   );
   const conn = body.data?.pets as {
@@ -79,14 +84,14 @@ describe('REST and GraphQL give the same answers', () => {
 
   it('returns identical fields for the same pet', async ({ t }) => {
     const rest = (await t.call({ url: '/v1/pets/3' })).json();
-    const { body } = await graphql(t, '{ pet(id: "3") { id name categoryId status } }');
+    const { body } = await graphql(t, `{ pet(id: "3") ${PET} }`);
     expect({ ...(body.data?.pet as object), id: 3 }).toEqual(rest);
   });
 
   it('creates the same pet from the same input, and refuses the same bad input with the same code', async ({ t }) => {
     const input = { name: 'Mirror', categoryId: 77, status: 'pending' };
     const rest = (await t.call({ method: 'POST', url: '/v1/pets', payload: input })).json();
-    const { body } = await graphql(t, 'mutation($i: NewPetInput!) { createPet(input: $i) { id name categoryId status } }', { i: input });
+    const { body } = await graphql(t, `mutation($i: NewPetInput!) { createPet(input: $i) ${PET} }`, { i: input });
     const created = body.data?.createPet as { id: string };
     expect({ ...created, id: rest.id }).toEqual(rest);
     expect(Number(created.id)).toBe(rest.id + 1);

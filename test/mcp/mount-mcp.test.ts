@@ -3,7 +3,8 @@ import { describe, expect, it } from '../helpers/fixtures.ts';
 import { LOCAL_AUDIENCE, startLocalIssuer } from '../helpers/local-issuer.ts';
 import { callTool, mcp } from '../helpers/mcp.ts';
 import type { TestApp } from '../helpers/test-app.ts';
-import { DEFAULT_DOCUMENTS } from '../../src/mcp/default-documents.ts';
+import { defaultDocuments } from '../../src/mcp/default-documents.ts';
+import { petstoreSchema } from '../../src/graphql/petstore-schema.ts';
 
 // The MCP face at /mcp, through its wire format: one JSON-RPC message per POST, for a 2025
 // client (MCP-Protocol-Version: 2025-11-25) and a 2026-07-28 one (the `_meta` envelope and the
@@ -306,7 +307,7 @@ describe('tool calls', () => {
       method: 'POST',
       url: '/graphql',
       headers: { ...t.auth, 'content-type': 'application/json' },
-      payload: { query: DEFAULT_DOCUMENTS, operationName: 'list_pets', variables: { first: 500 } },
+      payload: { query: defaultDocuments(petstoreSchema()), operationName: 'list_pets', variables: { first: 500 } },
     });
     expect(tool.failure?.message).toBe(same.json().errors[0].message);
     expect(tool.failure?.code).toBe(same.json().errors[0].extensions.code);

@@ -1,5 +1,6 @@
 import { createApiKey } from '../../src/services/api-keys/index.ts';
-import { DEFAULT_DOCUMENTS } from '../../src/mcp/default-documents.ts';
+import { defaultDocuments } from '../../src/mcp/default-documents.ts';
+import { petstoreSchema } from '../../src/graphql/petstore-schema.ts';
 import { describe, expect, it } from '../helpers/fixtures.ts';
 import { connectSdk, SDK_CLIENTS } from '../helpers/mcp.ts';
 import type { SdkClient } from '../helpers/mcp.ts';
@@ -36,7 +37,7 @@ async function overGraphQL(t: TestApp, authorization: string, operationName: str
     method: 'POST',
     url: '/graphql',
     headers: { authorization, 'content-type': 'application/json', 'cache-control': 'no-cache' },
-    payload: { query: DEFAULT_DOCUMENTS, operationName, variables },
+    payload: { query: defaultDocuments(petstoreSchema()), operationName, variables },
   });
   const body = res.json() as { data?: Record<string, unknown>; errors?: unknown[] };
   expect(body.errors).toBeUndefined();

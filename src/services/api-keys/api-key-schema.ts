@@ -29,7 +29,7 @@ export interface NewApiKeyInput {
   scopes?: Scope[];
 }
 
-const scopesSchema = { type: 'array', items: { type: 'string', enum: [...SCOPES] }, uniqueItems: true } as const;
+const scopesSchema = { type: 'array', items: { type: 'string', enum: [...SCOPES] }, uniqueItems: true, maxItems: SCOPES.length } as const;
 
 export const newApiKeySchema = {
   type: 'object',
