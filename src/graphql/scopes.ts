@@ -38,7 +38,8 @@ function guard(field: Field, scope: Scope): void {
  * Every field that reaches data asks for the scope it needs when it runs. A root field: its own
  * (resolvers/needing.ts), else reading for queries and subscriptions and writing for mutations.
  * Any other field that reads beyond its parent's record (it declares tables it reads,
- * resolvers/reading.ts: `Pet.orders`, `Order.pet`, a count): reading, wherever it is reached, so
+ * resolvers/reading.ts: `Pet.orders`, `Order.pet`, a count; or has a resolver that declares
+ * nothing): reading, wherever it is reached, so
  * a write's answer is its own result (as REST's 201 is) and reads through it need
  * petstore:read. A field refused is that field's error, the rest of the operation answered as
  * GraphQL's nulls allow, as REST refuses one route (403). Keys and tokens without scopes (null)
@@ -57,7 +58,9 @@ export function withScopes(schema: GraphQLSchema): GraphQLSchema {
     for (const field of Object.values(type.getFields()) as Field[]) {
       if (field.name.startsWith('__')) continue;
       const reads = readsOf(field);
-      const reaches = byDefault !== undefined || reads === 'uncacheable' || (reads !== undefined && reads.length > 0);
+      // A resolver that declared nothing (reads undefined) may read anything: guarded as one that
+      // reads, so a forgotten reading(…) costs a refusal, never a read without the scope.
+      const reaches = byDefault !== undefined || reads === undefined || reads === 'uncacheable' || reads.length > 0;
       if (reaches) guard(field, scopeOf(field) ?? byDefault ?? 'petstore:read');
     }
   }

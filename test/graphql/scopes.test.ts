@@ -1,4 +1,7 @@
-import { isObjectType } from 'graphql';
+import { execute, isObjectType, parse } from 'graphql';
+import { createSchema } from 'graphql-yoga';
+import { withScopes } from '../../src/graphql/scopes.ts';
+import type { Principal } from '../../src/services/principal.ts';
 import { petstoreSchema } from '../../src/graphql/petstore-schema.ts';
 import { readsOf } from '../../src/graphql/resolvers/reading.ts';
 import { createApiKey } from '../../src/services/api-keys/index.ts';
@@ -32,12 +35,27 @@ describe('scopes on GraphQL fields', () => {
         for (const field of Object.values(type.getFields())) {
           if (field.name.startsWith('__')) continue;
           const reads = readsOf(field);
-          const reaches = roots.has(type.name) || reads === 'uncacheable' || (reads !== undefined && reads.length > 0);
+          const reaches = roots.has(type.name) || reads === undefined || reads === 'uncacheable' || reads.length > 0;
           if (reaches && (field.extensions as { scope?: Scope }).scope === undefined) unguarded.push(`${type.name}.${field.name}`);
         }
       }
       expect(unguarded).toEqual([]);
     }
+  });
+
+  unit('guards a resolver that forgot to say what it reads as one that reads: a write-only credential is refused it', async () => {
+    const schema = withScopes(
+      createSchema({
+        typeDefs: 'type Pet { name: String! tags: [String!]! } type Query { x: Int } type Mutation { add: Pet! }',
+        resolvers: { Mutation: { add: () => ({ name: 'W' }) }, Pet: { tags: () => ['read somewhere'] } },
+      }),
+    );
+    const principal = { scopes: new Set(['petstore:write']) } as unknown as Principal;
+    const { data, errors } = await execute({ schema, document: parse('mutation { add { name tags } }'), contextValue: { principal } });
+    expect(data).toBeNull();
+    expect(errors?.map((error) => [error.path?.join('.'), (error.originalError as { code?: string } | undefined)?.code])).toEqual([
+      ['add.tags', 'INSUFFICIENT_SCOPE'],
+    ]);
   });
 
   it('lets a write-only credential write and read back what it wrote; a write that selects a read is refused whole', async ({ t }) => {
