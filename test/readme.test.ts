@@ -7,6 +7,8 @@ import { appVersion } from '../src/config/version.ts';
 import { migrations } from '../src/db/migrations/index.ts';
 import { KEY_USAGE_FLUSH_MS } from '../src/services/api-keys/key-usage.ts';
 
+/** The README is the front page: what a newcomer reads first, short enough to read whole. */
+const README_MAX_BYTES = 8 * 1024;
 const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
 const restApi = readFileSync(new URL('../docs/rest-api.md', import.meta.url), 'utf8');
 const pages = ['README.md', ...readdirSync(new URL('../docs/', import.meta.url)).map((name) => `docs/${name}`)];
@@ -58,7 +60,18 @@ describe('README', () => {
     const links = [...readme.matchAll(/\]\((docs\/[^)]+\.md)\)/g)].map((m) => m[1] ?? '');
     expect(links.length).toBeGreaterThanOrEqual(7);
     for (const link of links) expect(existsSync(new URL(`../${link}`, import.meta.url)), link).toBe(true);
-    expect(Buffer.byteLength(readme)).toBeLessThanOrEqual(8 * 1024);
+  });
+
+  it(`stays a front page: at most ${README_MAX_BYTES} bytes`, () => {
+    const size = Buffer.byteLength(readme);
+    expect(size, `README.md is ${size} bytes: move detail into its page under docs/ and link it`).toBeLessThanOrEqual(README_MAX_BYTES);
+  });
+});
+
+describe('the commands the docs give', () => {
+  it("never put a path after vitest's -u, which takes the next word as its value and updates the whole suite", () => {
+    const wrong = docLines.filter(({ text }) => /vitest\b[^`\n]*\s(-u|--update)\s+(test\/|\.\/|[\w-]+\.(test|process)\.ts)/.test(text));
+    expect(wrong.map(({ at }) => at)).toEqual([]);
   });
 });
 
