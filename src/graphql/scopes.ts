@@ -1,5 +1,22 @@
-import { defaultFieldResolver, getNamedType, getOperationAST, isCompositeType, isInterfaceType, isObjectType, Kind } from 'graphql';
-import type { DocumentNode, GraphQLCompositeType, GraphQLFieldConfig, GraphQLObjectType, GraphQLSchema, SelectionSetNode } from 'graphql';
+import {
+  defaultFieldResolver,
+  getNamedType,
+  getOperationAST,
+  isCompositeType,
+  isInterfaceType,
+  isLeafType,
+  isObjectType,
+  Kind,
+} from 'graphql';
+import type {
+  DocumentNode,
+  GraphQLCompositeType,
+  GraphQLFieldConfig,
+  GraphQLObjectType,
+  GraphQLResolveInfo,
+  GraphQLSchema,
+  SelectionSetNode,
+} from 'graphql';
 import { AppError } from '../errors/index.ts';
 import type { Scope } from '../services/access-tokens/scopes.ts';
 import { permits } from '../services/principal.ts';
@@ -18,12 +35,30 @@ function check(context: GraphQLContext, scope: Scope): void {
 /** The scope a field declares (after withScopes: every field that needs one), or none. */
 const scopeOf = (field: { extensions: unknown }): Scope | undefined => (field.extensions as { scope?: Scope } | undefined)?.scope;
 
+/**
+ * A field of its parent's record: a scalar or enum (or a list of them) taking no arguments, what
+ * REST's body of the type holds (test/rest/record-shapes.test.ts), whether it is a column of the
+ * parent's row or read from a table of the record's own (a pet's tags).
+ */
+const ofTheRecord = (field: { args: readonly unknown[]; type: Parameters<typeof getNamedType>[0] }): boolean =>
+  field.args.length === 0 && isLeafType(getNamedType(field.type));
+
+/** Whether `info`'s field is on the record (or a list of records) a root field answers: a write's, or the keys' list. */
+function onTheAnsweredRecord(info: GraphQLResolveInfo): boolean {
+  let above = info.path.prev;
+  while (above !== undefined && typeof above.key === 'number') above = above.prev;
+  return above !== undefined && above.prev === undefined;
+}
+
 /** Makes `field` ask for `scope` whenever it runs (and subscribes), and says so in its extensions. */
-function guard(field: Field, scope: Scope): void {
+function guard(field: Field, scope: Scope, root: boolean): void {
   const { resolve = defaultFieldResolver, subscribe } = field;
   field.extensions = { ...field.extensions, scope };
+  // A root field answers its record whole, as REST's route does (a write its 201, the keys'
+  // list every key): a field of the record it answers needs no more than the root field did.
+  const recordField = !root && ofTheRecord(field);
   field.resolve = (source, args, context: GraphQLContext, info) => {
-    check(context, scope);
+    if (!(recordField && onTheAnsweredRecord(info))) check(context, scope);
     return resolve(source, args, context, info);
   };
   if (subscribe) {
@@ -39,9 +74,9 @@ function guard(field: Field, scope: Scope): void {
  * (resolvers/needing.ts), else reading for queries and subscriptions and writing for mutations.
  * Any other field that reads beyond its parent's record (it declares tables it reads,
  * resolvers/reading.ts: `Pet.orders`, `Order.pet`, a count; or has a resolver that declares
- * nothing): reading, wherever it is reached, so
- * a write's answer is its own result (as REST's 201 is) and reads through it need
- * petstore:read. A field refused is that field's error, the rest of the operation answered as
+ * nothing): reading, wherever it is reached, except a field of the record a root field answers
+ * (ofTheRecord): a write's answer is its own record whole (as REST's 201 is), and reads through
+ * it (relations, other records) need petstore:read. A field refused is that field's error, the rest of the operation answered as
  * GraphQL's nulls allow, as REST refuses one route (403). Keys and tokens without scopes (null)
  * may do everything. Done once to the schema, so both executors (graphql-jit, the stock one) and
  * every transport run the same check; `operationScopes` reads the same declarations.
@@ -61,7 +96,7 @@ export function withScopes(schema: GraphQLSchema): GraphQLSchema {
       // A resolver that declared nothing (reads undefined) may read anything: guarded as one that
       // reads, so a forgotten reading(…) costs a refusal, never a read without the scope.
       const reaches = byDefault !== undefined || reads === undefined || reads === 'uncacheable' || reads.length > 0;
-      if (reaches) guard(field, scopeOf(field) ?? byDefault ?? 'petstore:read');
+      if (reaches) guard(field, scopeOf(field) ?? byDefault ?? 'petstore:read', byDefault !== undefined);
     }
   }
   return schema;
@@ -88,30 +123,32 @@ export function operationScopes(
     ),
   );
   const walked = new Set<string>();
-  const walk = (selectionSet: SelectionSetNode, type: GraphQLCompositeType): void => {
+  // `answered`: the selection is on the record a root field answers (see guard).
+  const walk = (selectionSet: SelectionSetNode, type: GraphQLCompositeType, answered: boolean): void => {
     for (const selection of selectionSet.selections) {
       if (selection.kind === Kind.FIELD) {
         if (!isObjectType(type) && !isInterfaceType(type)) continue;
         const field = type.getFields()[selection.name.value];
         if (!field) continue;
         const scope = scopeOf(field);
-        if (scope) needed.add(scope);
+        if (scope && !(answered && ofTheRecord(field))) needed.add(scope);
         const named = getNamedType(field.type);
-        if (selection.selectionSet && isCompositeType(named)) walk(selection.selectionSet, named);
+        if (selection.selectionSet && isCompositeType(named)) walk(selection.selectionSet, named, type === root);
         continue;
       }
       const fragment = selection.kind === Kind.FRAGMENT_SPREAD ? fragments.get(selection.name.value) : selection;
       if (!fragment) continue;
       if (selection.kind === Kind.FRAGMENT_SPREAD) {
-        // A fragment's fields need the same scopes wherever it is spread: once is enough.
-        if (walked.has(selection.name.value)) continue;
-        walked.add(selection.name.value);
+        // A fragment's fields need the same scopes wherever it is spread in the same place: once is enough.
+        const place = `${selection.name.value}:${String(answered)}`;
+        if (walked.has(place)) continue;
+        walked.add(place);
       }
       const on = fragment.typeCondition ? schema.getType(fragment.typeCondition.name.value) : type;
-      if (on && isCompositeType(on)) walk(fragment.selectionSet, on);
+      if (on && isCompositeType(on)) walk(fragment.selectionSet, on, answered);
     }
   };
-  walk(operation.selectionSet, root);
+  walk(operation.selectionSet, root, false);
   return needed;
 }
 

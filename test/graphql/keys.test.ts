@@ -26,6 +26,23 @@ describe('own keys over GraphQL: myKeys, createKey, revokeKey', () => {
     expect(keys).toEqual(rest.map((k) => ({ ...k, id: String(k.id) })));
   });
 
+  it('answers a keys-only credential the key records whole, as REST does: listed, made and revoked', async ({ makeApp }) => {
+    const t = await makeApp();
+    const keysOnly = bearer((await createApiKey(t.db, 'tester', { scopes: ['petstore:keys'] })).key);
+    const listed = await graphql(t, `{ myKeys { ${FIELDS} } }`, undefined, keysOnly);
+    expect(listed.body.errors).toBeUndefined();
+    const rest = (await t.call({ url: '/v1/keys', headers: keysOnly })).json() as Record<string, unknown>[];
+    expect(listed.body.data?.myKeys).toEqual(rest.map((k) => ({ ...k, id: String(k.id) })));
+
+    const made = await graphql(t, `mutation { createKey(input: { name: "spare" }) { ${FIELDS} key } }`, undefined, keysOnly);
+    expect(made.body.errors).toBeUndefined();
+    const id = (made.body.data?.createKey as { id: string }).id;
+    const revoked = await graphql(t, `mutation { revokeKey(id: "${id}") { ${FIELDS} } }`, undefined, keysOnly);
+    expect(revoked.res.statusCode).toBe(200);
+    expect(revoked.body.errors).toBeUndefined();
+    expect(revoked.body.data?.revokeKey).toMatchObject({ id, name: 'spare', lastUsedAt: null, revokedAt: expect.any(String) });
+  });
+
   it('refuses the calling key on the next operation once it revokes itself', async ({ makeApp }) => {
     const t = await makeApp();
     const [self] = (await graphql(t, '{ myKeys { id } }')).body.data?.myKeys as { id: string }[];

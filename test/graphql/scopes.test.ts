@@ -1,7 +1,8 @@
 import { execute, isObjectType, parse } from 'graphql';
 import { createSchema } from 'graphql-yoga';
-import { withScopes } from '../../src/graphql/scopes.ts';
+import { operationScopes, withScopes } from '../../src/graphql/scopes.ts';
 import type { Principal } from '../../src/services/principal.ts';
+import { reading } from '../../src/graphql/resolvers/reading.ts';
 import { petstoreSchema } from '../../src/graphql/petstore-schema.ts';
 import { readsOf } from '../../src/graphql/resolvers/reading.ts';
 import { createApiKey } from '../../src/services/api-keys/index.ts';
@@ -43,20 +44,36 @@ describe('scopes on GraphQL fields', () => {
     }
   });
 
-  unit('guards a resolver that forgot to say what it reads as one that reads: a write-only credential is refused it', async () => {
-    const schema = withScopes(
-      createSchema({
-        typeDefs: 'type Pet { name: String! tags: [String!]! } type Query { x: Int } type Mutation { add: Pet! }',
-        resolvers: { Mutation: { add: () => ({ name: 'W' }) }, Pet: { tags: () => ['read somewhere'] } },
-      }),
-    );
-    const principal = { scopes: new Set(['petstore:write']) } as unknown as Principal;
-    const { data, errors } = await execute({ schema, document: parse('mutation { add { name tags } }'), contextValue: { principal } });
-    expect(data).toBeNull();
-    expect(errors?.map((error) => [error.path?.join('.'), (error.originalError as { code?: string } | undefined)?.code])).toEqual([
-      ['add.tags', 'INSUFFICIENT_SCOPE'],
-    ]);
-  });
+  unit(
+    'answers a write its own record whole, and guards a relation whose resolver forgot to say what it reads as one that reads',
+    async () => {
+      const schema = withScopes(
+        createSchema({
+          typeDefs:
+            'type Pet { name: String! tags: [String!]! owner: Owner } type Owner { name: String! } type Query { x: Int } type Mutation { add: Pet! }',
+          resolvers: {
+            Mutation: { add: () => ({ name: 'W' }) },
+            Pet: { tags: reading(['pets'], () => ['its own']), owner: () => ({ name: 'someone else' }) },
+          },
+        }),
+      );
+      const principal = { scopes: new Set(['petstore:write']) } as unknown as Principal;
+      const { data, errors } = await execute({
+        schema,
+        document: parse('mutation { add { name tags owner { name } } }'),
+        contextValue: { principal },
+      });
+      expect(data).toEqual({ add: { name: 'W', tags: ['its own'], owner: null } });
+      // What the pipeline checks before anything runs (a write selecting a read is refused whole) agrees.
+      expect([...operationScopes(schema, parse('mutation { add { name tags } }'), undefined)]).toEqual(['petstore:write']);
+      expect([
+        ...operationScopes(schema, parse('mutation { ...W } fragment W on Mutation { add { tags owner { name } } }'), undefined),
+      ]).toEqual(['petstore:write', 'petstore:read']);
+      expect(errors?.map((error) => [error.path?.join('.'), (error.originalError as { code?: string } | undefined)?.code])).toEqual([
+        ['add.owner', 'INSUFFICIENT_SCOPE'],
+      ]);
+    },
+  );
 
   it('lets a write-only credential write and read back what it wrote; a write that selects a read is refused whole', async ({ t }) => {
     const writer = await keyWith(t, 'tester', ['petstore:write']);
