@@ -63,8 +63,10 @@ describe('the cost directives, held to what the fields do', () => {
         if (reaches && !(field.astNode && getDirectiveValues(directive('cost'), field.astNode))) free.push(`${type.name}.${field.name}`);
       }
     }
-    // A field here would be free to ask for as often as the limit allows: give it @cost in schema/.
-    expect(free).toEqual([]);
+    expect(
+      free,
+      'each reaches the database and would be free to ask for as often as the limit allows: give it @cost in schema/ (weight 1 if a loader reads it for a whole page, 10 if not)',
+    ).toEqual([]);
   });
 
   unit('a connection asked for without first or last is priced at the page the service then gives', () => {

@@ -10,7 +10,7 @@ import { petstoreSchema } from '../../src/graphql/petstore-schema.ts';
 import { readsOf } from '../../src/graphql/resolvers/reading.ts';
 import { it } from '../helpers/fixtures.ts';
 import { graphql } from '../helpers/graphql.ts';
-import { spyOnSelects } from '../helpers/select-spy.ts';
+import { spyOnQueries, spyOnSelects } from '../helpers/select-spy.ts';
 import type { TestApp } from '../helpers/test-app.ts';
 import { ENGINE } from '../helpers/test-database.ts';
 
@@ -27,8 +27,10 @@ describe('what each field reads, for the response cache', () => {
         continue;
       for (const field of Object.values(type.getFields())) if (readsOf(field) === undefined) undeclared.push(`${type.name}.${field.name}`);
     }
-    // A query selecting one of these is never kept: wrap its resolver as reading(['pets'], …), reading([], …) or reading('uncacheable', …).
-    expect(undeclared).toEqual([]);
+    expect(
+      undeclared,
+      "each has a resolver that does not say what it reads: a query selecting it is never kept, and it asks for petstore:read wherever it is. Wrap it as reading(['pets'], …) naming the versioned tables it reads, reading([], …) if it reads nothing, or reading('uncacheable', …)",
+    ).toEqual([]);
   });
 
   unit('names the tables a resolver reads, the caller-specific ones as the caller sees them', () => {
@@ -62,7 +64,13 @@ const QUERIES = [
 ];
 
 const seen: string[] = [];
-it.override('appOptions', { wrapDb: spyOnSelects((table) => seen.push(table)) });
+/** Every statement the app sends that writes: what DERIVED_TABLES says only triggers write is checked against them. */
+const writes: string[] = [];
+const seeSelects = spyOnSelects((table) => seen.push(table));
+const seeWrites = spyOnQueries(({ sql: text }) => {
+  if (/^\s*(insert|update|delete)\b/i.test(text)) writes.push(text);
+});
+it.override('appOptions', { wrapDb: (db) => seeWrites(seeSelects(db)) });
 // Every query runs, so what it reads is seen: a kept answer reads nothing.
 it.override('appEnv', { RESPONSE_CACHE: 'false' });
 
@@ -96,11 +104,14 @@ async function versionsMovedBy(db: Kysely<Database>, table: string): Promise<{ m
   const by: string[] = [];
   const versions = async (trx: Kysely<Database>) =>
     new Map((await trx.selectFrom('table_versions').select(['name', 'version']).execute()).map((row) => [row.name, String(row.version)]));
-  const probe = async (event: string, write: (trx: Kysely<Database>) => Promise<unknown>) => {
+  const probe = async (event: string, write: (trx: Kysely<Database>) => Promise<{ numAffectedRows?: bigint }>) => {
     try {
       await db.transaction().execute(async (trx) => {
         const before = await versions(trx);
-        await write(trx);
+        if (!(await write(trx)).numAffectedRows) {
+          by.push(`no row to ${event}: give the table one in this file's beforeAll, so what its writes move can be seen`);
+          throw new RollBack();
+        }
         const movedHere = [...(await versions(trx))].filter(([name, version]) => before.get(name) !== version).map(([name]) => name);
         for (const name of movedHere) moved.add(name.split(':')[0] ?? name);
         by.push(`${event} of one row moved ${movedHere.join(', ') || 'none'}`);
@@ -195,6 +206,18 @@ describe('what each field really reads, spied on the database', () => {
       }
     }
     expect(missing, 'select each in a query of QUERIES in test/graphql/reads.test.ts').toEqual([]);
+  });
+
+  it('writes a table declared derived (DERIVED_TABLES) only through triggers, never by a statement of its own', async ({ t }) => {
+    await t.call({ method: 'POST', url: '/messages', payload: { message: 'written' } });
+    expect(writes.length, 'the writes of this file (pets, orders, messages) were seen').toBeGreaterThan(0);
+    const wrong = writes.filter((text) =>
+      Object.keys(DERIVED_TABLES).some((table) =>
+        new RegExp(`^\\s*(insert\\s+into|update|delete\\s+from)\\s+"?${table}"?\\b`, 'i').test(text),
+      ),
+    );
+    // A table the app writes has a version of its own (triggers), not a place in DERIVED_TABLES.
+    expect(wrong).toEqual([]);
   });
 
   it('reads only tables whose writes move a version its query declares: a table without one leaves kept answers and ETags stale', async ({
