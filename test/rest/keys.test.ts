@@ -1,6 +1,7 @@
 import { createApiKey } from '../../src/services/api-keys/index.ts';
 import { describe, expect, it } from '../helpers/fixtures.ts';
 import { expectErrorBody } from '../helpers/test-app.ts';
+import { graphql } from '../helpers/graphql.ts';
 import type { TestApp } from '../helpers/test-app.ts';
 
 const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
@@ -33,6 +34,14 @@ describe('own keys over REST: /v1/keys', () => {
     expect(keys[1]).toEqual({ ...created, key: undefined, lastUsedAt: null });
     for (const key of keys)
       expect(Object.keys(key).sort()).toEqual(['createdAt', 'id', 'lastUsedAt', 'name', 'prefix', 'revokedAt', 'scopes']);
+  });
+
+  it('refuses scopes given as one string (400, nothing stored), where GraphQL coerces it to a list of one', async ({ t }) => {
+    const keys = await t.count('api_keys');
+    expectErrorBody(await create(t, t.key, { scopes: 'petstore:read' }), 'VALIDATION_FAILED');
+    expect(await t.count('api_keys')).toBe(keys);
+    const { body } = await graphql(t, 'mutation { createKey(input: { scopes: "petstore:read" }) { scopes } }');
+    expect(body.data).toEqual({ createKey: { scopes: ['petstore:read'] } });
   });
 
   it('takes no body at all as a key without a name', async ({ t }) => {
