@@ -88,6 +88,7 @@ export async function createApp({ config, database = openDatabase(config.databas
   }
   const limiter = config.redis ? await createRedisRateLimiter({ ...config.redis, log: app.log }) : memoryRateLimiter();
   const limits = rateLimitChecks(limiter, config.rateLimit, metrics);
+  metrics.observe({ rateLimitsOpen: limiter.open });
   if (!config.redis && database.engine === 'postgres' && config.rateLimit.perKey > 0) {
     app.log.warn(
       'rate limits are counted per instance: several instances on one PostgreSQL each allow the full budget; set REDIS_URL to share them',

@@ -13,6 +13,8 @@ export interface MetricsSources {
   documents?: () => number;
   /** What the response store holds, as it counts against its bound (in Redis: every instance's answers). */
   responseCache?: () => number | Promise<number>;
+  /** Whether this instance's rate limits are open: their shared store (Redis) does not answer. */
+  rateLimitsOpen?: () => boolean;
 }
 
 /**

@@ -6,7 +6,7 @@ import type { MetricsSources } from './metrics-types.ts';
 export function observeSources(
   registry: Registry,
   dbSystem: string,
-  { pool, subscriptions, outbox, documents, responseCache }: MetricsSources,
+  { pool, subscriptions, outbox, documents, responseCache, rateLimitsOpen }: MetricsSources,
 ): void {
   const registers = [registry];
   if (pool) {
@@ -58,6 +58,16 @@ export function observeSources(
       registers,
       async collect() {
         this.set(await responseCache());
+      },
+    });
+  }
+  if (rateLimitsOpen) {
+    new Gauge({
+      name: 'petstore_rate_limits_open',
+      help: 'Whether this instance lets requests through uncounted (1) because Redis, which counts the shared budgets, does not answer; 0 while it counts.',
+      registers,
+      collect() {
+        this.set(rateLimitsOpen() ? 1 : 0);
       },
     });
   }

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { Redis } from 'ioredis';
+import { answerDeadline } from '../redis-deadline.ts';
 import { guardRedis } from '../redis-guard.ts';
 import type { ResponseStore, StoreBounds, StoredAnswer } from './response-store.ts';
 
@@ -79,8 +80,8 @@ export function redisResponseStore({ url, keyPrefix, ttlMs, maxBytes, maxAccount
     keyPrefix: prefix,
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
-    commandTimeout: LOOKUP_WAIT_MS,
   }) as Redis & KeepCommand;
+  answerDeadline(redis, LOOKUP_WAIT_MS);
   redis.defineCommand('petstoreKeep', { numberOfKeys: 5, lua: KEEP });
   let failing = false;
   const failed = (error: unknown) => {

@@ -27,6 +27,11 @@ export interface TakeOptions {
 export interface RateLimiter {
   /** The decision: now when this process counts (in memory), a promise when a shared store does. */
   take(bucket: string, policy: string, limit: number, options?: TakeOptions): MaybePromise<RateLimitDecision>;
+  /**
+   * Whether budgets are open now: their shared store does not answer, so requests go through
+   * uncounted (fail-closed ones counted by this process). Always false where this process counts.
+   */
+  open(): boolean;
   close(): Promise<void>;
 }
 
@@ -85,6 +90,7 @@ export function createRateLimiter(
         return decision(refusal, false, policy, limit, cost);
       }
     },
+    open: () => false,
     async close() {},
   };
 }
@@ -120,6 +126,7 @@ export function memoryRateLimiter(now: () => number = Date.now): RateLimiter {
       if (allowed || cost === 1) window.taken += cost;
       return { allowed, policy, limit, remaining: Math.max(0, limit - window.taken), resetSeconds };
     },
+    open: () => false,
     async close() {
       windows.clear();
     },

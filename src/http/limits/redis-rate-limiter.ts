@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { Redis } from 'ioredis';
 import { RateLimiterRedis } from 'rate-limiter-flexible';
 import type { RateLimiterMemory } from 'rate-limiter-flexible';
+import { answerDeadline } from '../redis-deadline.ts';
 import { guardRedis } from '../redis-guard.ts';
 import { createRateLimiter, memoryLimiter, RATE_WINDOW_MS } from './rate-limiter.ts';
 import type { RateLimiter } from './rate-limiter.ts';
@@ -32,9 +33,10 @@ export async function createRedisRateLimiter({ url, keyPrefix, log }: RedisRateL
     // Fail at once while disconnected instead of queueing requests behind a dead connection.
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
-    commandTimeout: 250,
     connectTimeout: CONNECT_WAIT_MS,
   });
+  // Give up on an answer after 250 ms, judged by Redis: this process's own slowness never counts.
+  answerDeadline(redis, 250);
   redis.on('error', () => undefined);
   let failing = false;
   const warnOff = (error: unknown) => {
@@ -90,6 +92,7 @@ export async function createRedisRateLimiter({ url, keyPrefix, log }: RedisRateL
       if (options.failClosed) return local.take(bucket, policy, limit, options);
       return Promise.resolve({ allowed: true, policy, limit, remaining: limit, resetSeconds: RATE_WINDOW_MS / 1000, uncounted: true });
     },
+    open: () => !guard.usable(),
     async close() {
       guard.close();
       redis.disconnect();

@@ -1,3 +1,4 @@
+import { stat } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { describe, expect, it } from '../../helpers/fixtures.ts';
 import { graphql } from '../../helpers/graphql.ts';
@@ -24,15 +25,25 @@ describe('a Redis that hangs', () => {
   it('is found within a second, then costs requests nothing; counting and caching resume once it answers', async ({ makeApp }) => {
     const redis = await startPrivateRedis([]);
     try {
-      const t = await makeApp({ REDIS_URL: redis.url, RATE_LIMIT_PER_MINUTE: '10000', SIGNUP: 'open', SIGNUP_RATE_LIMIT_PER_MINUTE: '2' });
+      const t = await makeApp({
+        REDIS_URL: redis.url,
+        RATE_LIMIT_PER_MINUTE: '10000',
+        SIGNUP: 'open',
+        SIGNUP_RATE_LIMIT_PER_MINUTE: '2',
+        METRICS_PORT: '0',
+      });
+      const open = async () => /^petstore_rate_limits_open (\d)$/m.exec(await t.scrape())?.[1];
       const query = '{ pets(first: 2) { nodes { id } } }';
       // Counted and cached while it answers.
       expect((await t.call({ url: '/v1/pets' })).headers['ratelimit-policy']).toBe('"per-key";q=10000;w=60');
       await graphql(t, query);
 
+      expect(await open(), 'limits enforced, and the metric says so').toBe('0');
+
       redis.freeze();
       // A second and a half: the guard's ping finds it hung within one.
       await new Promise((resolve) => setTimeout(resolve, 1_500));
+      expect(await open(), 'limits open while Redis does not answer: a metric the alert reads').toBe('1');
       const took: number[] = [];
       const statuses: number[] = [];
       for (let i = 0; i < 40; i++) {
@@ -59,6 +70,7 @@ describe('a Redis that hangs', () => {
       await expect
         .poll(async () => (await t.call({ url: '/v1/pets' })).headers['ratelimit-policy'], { timeout: 10_000 })
         .toBe('"per-key";q=10000;w=60');
+      expect(await open()).toBe('0');
       process.stdout.write(
         `redis hung: 80 requests, slowest pair ${Math.round(Math.max(...took))} ms, median ${Math.round(took.sort((a, b) => a - b)[20] ?? 0)} ms\n`,
       );
@@ -85,6 +97,61 @@ describe('a Redis that hangs', () => {
       await new Promise((resolve) => setTimeout(resolve, 500));
       // Without the guard: 60 requests' rate-limit takes and cache lookups. With it: none.
       expect(await commandsProcessed(redis)).toBe(0);
+    } finally {
+      await redis.stop();
+    }
+  });
+});
+
+describe('a Redis that answers while this process is slow', () => {
+  it('is never marked away for the process’s own delay: limits stay counted and answers cached, with no warning', async ({ makeApp }) => {
+    const redis = await startPrivateRedis([]);
+    const lines: string[] = [];
+    try {
+      const t = await makeApp(
+        { REDIS_URL: redis.url, RATE_LIMIT_PER_MINUTE: '10000', LOG_LEVEL: 'info' },
+        { logStream: { write: (line) => void lines.push(line) } },
+      );
+      const query = '{ pets(first: 2) { nodes { id } } }';
+      // Both clients connected and answering (a lookup before the cache's client is ready misses, saying so).
+      await expect.poll(async () => (await t.call({ url: '/v1/pets' })).headers['ratelimit-policy']).toBeDefined();
+      await graphql(t, query);
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      lines.length = 0;
+      // An overloaded instance: its event loop busy for 260 ms at every turn, in the turn's I/O
+      // (a file read's callback, as a request's own work would be), past the 250 ms the rate
+      // limiter (and the 100 ms the cache) gives Redis, while Redis answers at once: a command
+      // sent before the busy callback in one turn has its answer read in the next, after its wait.
+      let spinning = true;
+      const spin = () => {
+        if (!spinning) return;
+        const until = performance.now() + 260;
+        while (performance.now() < until);
+        stat(import.meta.filename, spin);
+      };
+      stat(import.meta.filename, spin);
+      const counted: (string | undefined)[] = [];
+      try {
+        for (let round = 0; round < 2; round++) {
+          const answers = await Promise.all(
+            Array.from({ length: 4 }, async () => {
+              const rest = await t.call({ url: '/v1/pets' });
+              expect((await graphql(t, query)).res.statusCode).toBe(200);
+              return rest.headers['ratelimit-policy'] as string | undefined;
+            }),
+          );
+          counted.push(...answers);
+        }
+      } finally {
+        spinning = false;
+      }
+      expect(
+        counted.every((policy) => policy === '"per-key";q=10000;w=60'),
+        'every request counted',
+      ).toBe(true);
+      // Neither the rate limiter nor the response cache took Redis for away (each says so once when it does).
+      const warnings = lines.filter((line) => /Redis (does not answer|is not answering)/.test(line));
+      expect(warnings).toEqual([]);
     } finally {
       await redis.stop();
     }
