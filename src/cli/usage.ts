@@ -20,7 +20,7 @@ Commands:
   keys revoke ID                 Revoke a key by id or prefix
   accounts list                  List accounts: name, created, active keys, disabled
   accounts disable NAME          Refuse every key of an account (enable NAME undoes it)
-  ids advance [--by N]           After promoting an asynchronous standby: no id is given twice
+  ids advance [--by N]           Move every id sequence on by hand (a promotion does it itself)
   help [COMMAND]                 Show help, for one command when named
   --version                      Print the version
 
@@ -79,12 +79,12 @@ A running server refuses it within ${KEY_CHANGES_POLL_MS} ms. Revoking a revoked
 Run \`petstore ids advance --help\` for more.`,
   'ids advance': `Usage: petstore ids advance [--by N]
 
-PostgreSQL, after promoting an asynchronous standby (docs/deployment.md,
-Failover): the old primary may have given ids whose rows never reached the
-standby. Moves every table's id sequence N past the larger of its own value and
-the table's highest id (default 1000000), so no id a client was told is given
-to another record. Run it against the new primary before it takes writes, or
-at once after; an id left unused is only a gap. SQLite has no standby: refused.
+PostgreSQL: moves every table's id sequence N past the larger of its own value
+and the table's highest id (default 1000000), so no id a client was told is
+given to another record. A promoted standby does this itself, by 1000000,
+before its first insert (docs/deployment.md, Replicas and failover): run this
+for a larger gap, or on a database restored by other means. An id left unused
+is only a gap. SQLite has no standby: refused.
 
   --by N    How far past (ids the old primary could have given in the lag)`,
   accounts: `Usage: petstore accounts <list|disable|enable>

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { migrations as landed } from '../../src/db/migrations/index.ts';
 import { describe, expect, it } from '../helpers/fixtures.ts';
 import { graphql } from '../helpers/graphql.ts';
@@ -43,6 +44,37 @@ describe.runIf(ENGINE === 'postgres')('on PostgreSQL', { timeout: 180_000 }, () 
     const resumed = await page(first.cursor);
     const seen = [...first.ids, ...resumed.ids];
     expect(seen.sort((a, b) => a - b)).toEqual([slowPet.id, fastPet.id].sort((a, b) => a - b));
+  });
+
+  it('moves every id sequence past anything drawn before, once, at the first insert on a new timeline (a promoted standby)', async ({
+    t,
+  }) => {
+    const pet = async (name: string) =>
+      (await t.call({ method: 'POST', url: '/v1/pets', payload: { name, categoryId: 1 } })).json().id as number;
+    const message = async () =>
+      Number(((await t.call({ method: 'POST', url: '/messages', payload: { message: 'm' } })).json().id as string).slice(4));
+    const before = { pet: await pet('before'), message: await message() };
+    // What a promotion does to the database: its WAL goes on a timeline other than the one its ids were drawn on.
+    await sql`update id_timeline set timeline = timeline - 1`.execute(t.db);
+    const after = await Promise.all(['a', 'b', 'c', 'd'].map((name) => pet(name)));
+    const afterMessage = await message();
+    expect(Math.min(...after)).toBeGreaterThan(before.pet + 1_000_000);
+    expect(new Set(after).size).toBe(4);
+    // Moved once, not once per insert: the four drew in a row.
+    expect(Math.max(...after) - Math.min(...after)).toBe(3);
+    expect(afterMessage).toBeGreaterThan(before.message + 1_000_000);
+    expect(await pet('next')).toBe(Math.max(...after) + 1);
+  });
+
+  it('follows the timeline on every table with an id: a table added later gets the trigger in its own migration', async ({ t }) => {
+    const { rows } = await sql<{ table: string; follows: boolean }>`
+      select c.table_name as table, exists (
+        select 1 from pg_trigger tr join pg_proc p on p.oid = tr.tgfoid
+        where tr.tgrelid = (quote_ident(c.table_name))::regclass and p.proname = 'ids_follow_timeline') as follows
+      from information_schema.columns c where c.table_schema = current_schema() and c.is_identity = 'YES'`.execute(t.db);
+    expect(rows.length).toBeGreaterThan(3);
+    // Give it `create trigger <table>_ids_follow_timeline before insert on <table> for each statement execute function ids_follow_timeline()`.
+    expect(rows.filter((row) => !row.follows).map((row) => row.table)).toEqual([]);
   });
 
   it('several servers starting at once on an empty database migrate once and all serve; one makes the first key', async ({

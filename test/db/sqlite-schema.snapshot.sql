@@ -193,3 +193,6 @@ CREATE TRIGGER pets_versioned_uniquely_update after update on pets begin
 CREATE TABLE "account_identities" ("issuer" text not null, "subject" text not null, "account_id" integer not null references "accounts" ("id"), "created_at" text not null, constraint "account_identities_pkey" primary key ("issuer", "subject"));
 ~ table api_keys
 CREATE TABLE "api_keys" ("id" integer primary key autoincrement, "account_id" integer not null references "accounts" ("id"), "prefix" text not null unique, "key_hash" text not null, "created_at" text not null, "last_used_at" text, "revoked_at" text, "name" text, "scopes" text);
+
+==== 0013-ids-follow-timeline
+

@@ -12,6 +12,7 @@ import * as postgresMessageTraceParent from './postgres/0009-message-trace-paren
 import * as postgresTableVersions from './postgres/0010-table-versions.ts';
 import * as postgresUniqueVersions from './postgres/0011-unique-versions.ts';
 import * as postgresTokenIdentities from './postgres/0012-token-identities-and-key-scopes.ts';
+import * as postgresIdsFollowTimeline from './postgres/0013-ids-follow-timeline.ts';
 import * as sqliteInitial from './sqlite/0001-initial.ts';
 import * as sqliteOrdersAndDelivery from './sqlite/0002-orders-and-delivery.ts';
 import * as sqliteIdempotencyKeys from './sqlite/0003-idempotency-keys.ts';
@@ -24,6 +25,7 @@ import * as sqliteMessageTraceParent from './sqlite/0009-message-trace-parent.ts
 import * as sqliteTableVersions from './sqlite/0010-table-versions.ts';
 import * as sqliteUniqueVersions from './sqlite/0011-unique-versions.ts';
 import * as sqliteTokenIdentities from './sqlite/0012-token-identities-and-key-scopes.ts';
+import * as sqliteIdsFollowTimeline from './sqlite/0013-ids-follow-timeline.ts';
 
 /**
  * Listed by hand so migrations ship inside the program, with no file-system scan at startup.
@@ -44,6 +46,7 @@ export const migrations: Record<Engine, Record<string, Migration>> = {
     '0010-table-versions': sqliteTableVersions,
     '0011-unique-versions': sqliteUniqueVersions,
     '0012-token-identities-and-key-scopes': sqliteTokenIdentities,
+    '0013-ids-follow-timeline': sqliteIdsFollowTimeline,
   },
   postgres: {
     '0001-initial': postgresInitial,
@@ -58,6 +61,7 @@ export const migrations: Record<Engine, Record<string, Migration>> = {
     '0010-table-versions': postgresTableVersions,
     '0011-unique-versions': postgresUniqueVersions,
     '0012-token-identities-and-key-scopes': postgresTokenIdentities,
+    '0013-ids-follow-timeline': postgresIdsFollowTimeline,
   },
 };
 
