@@ -2,6 +2,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import type { ChildProcessByStdio } from 'node:child_process';
 import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
+import { freePort } from '../helpers/cli.ts';
 import { waitFor } from '../helpers/webhook-receiver.ts';
 
 const CONFIG = fileURLToPath(new URL('../../deploy/haproxy.cfg', import.meta.url));
@@ -9,6 +10,8 @@ const HAPROXY = process.env.HAPROXY_BIN ?? 'haproxy';
 
 export interface Balancer {
   origin: string;
+  /** Where HAProxy's own metrics are (host:port; '' for a balancer without them). */
+  metrics: string;
   output(): string;
   stop(): Promise<void>;
 }
@@ -18,9 +21,11 @@ export type ReadyWhen = (res: Response) => boolean;
 
 /** HAProxy with the committed config (deploy/haproxy.cfg) in front of `backends` (host:port each). */
 export async function startBalancer(port: number, backends: string[], readyWhen: ReadyWhen = (r) => r.ok): Promise<Balancer> {
+  const metrics = `127.0.0.1:${await freePort()}`;
   const env = {
     ...process.env,
     PETSTORE_LISTEN: `127.0.0.1:${port}`,
+    PETSTORE_METRICS_LISTEN: metrics,
     ...Object.fromEntries(backends.map((address, i) => [`PETSTORE_APP${i + 1}`, address])),
   };
   const check = spawnSync(HAPROXY, ['-c', '-q', '-f', CONFIG], { env, encoding: 'utf8' });
@@ -28,7 +33,7 @@ export async function startBalancer(port: number, backends: string[], readyWhen:
   if (check.status !== 0) throw new Error(`deploy/haproxy.cfg does not load: ${check.stdout}${check.stderr}`);
 
   // -db: in the foreground, so the test owns the process and stops it by its pid.
-  return runBalancer(
+  const balancer = await runBalancer(
     'HAProxy',
     port,
     spawn(HAPROXY, ['-db', '-f', CONFIG], { env, stdio: ['ignore', 'pipe', 'pipe'] }),
@@ -36,6 +41,7 @@ export async function startBalancer(port: number, backends: string[], readyWhen:
     () => undefined,
     readyWhen,
   );
+  return { ...balancer, metrics };
 }
 
 /** A balancer process the test started in the foreground, once it answers /healthz on `port`; `stop` sends `signal` and waits for the exit. */
@@ -62,6 +68,7 @@ export async function runBalancer(
   );
   return {
     origin,
+    metrics: '',
     output: () => output,
     stop: async () => {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);

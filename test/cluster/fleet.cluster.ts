@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { errorMessage } from '../../src/errors/index.ts';
@@ -10,6 +11,7 @@ import { startPgBouncer } from '../helpers/pgbouncer.ts';
 import { startPrivateRedis } from '../helpers/private-redis.ts';
 import { startTcpProxy } from '../helpers/tcp-proxy.ts';
 import { startBalancer } from './balancer.ts';
+import { startPrometheus } from './prometheus.ts';
 import { Client, nextPath, pause, retryable } from './client.ts';
 import type { Answer } from './client.ts';
 import { printTable } from './table.ts';
@@ -412,8 +414,9 @@ describe('the fleet tier', { timeout: 600_000 }, () => {
     }
   });
 
-  it('PostgreSQL stopped behind HAProxy: every instance out of rotation, the balancer answers with the Error body and Retry-After', async ({
+  it('PostgreSQL stopped behind HAProxy: every instance out of rotation, the balancer answers with the Error body and Retry-After, and an alert fires', async ({
     serve,
+    tmp,
   }) => {
     const database = await startPrimary();
     const servers: RunningServer[] = [];
@@ -422,14 +425,30 @@ describe('the fleet tier', { timeout: 600_000 }, () => {
       const url = database.url('petstore');
       const key = await keyOn(url, 'stopped');
       const ports = await Promise.all([0, 1, 2].map(() => freePort()));
-      for (const port of ports) servers.push(await serve({ DATABASE_URL: url, PORT: String(port), DATABASE_CONNECT_TIMEOUT_MS: '500' }));
+      const metricsPorts = await Promise.all(ports.map(() => freePort()));
+      for (const [i, port] of ports.entries())
+        servers.push(
+          await serve({ DATABASE_URL: url, PORT: String(port), DATABASE_CONNECT_TIMEOUT_MS: '500', METRICS_PORT: String(metricsPorts[i]) }),
+        );
       const balancer = await startBalancer(
         await freePort(),
         ports.map((port) => `127.0.0.1:${port}`),
       );
+      // The shipped Prometheus config and rules, scraping the balancer's own metrics.
+      const prometheus = await startPrometheus(
+        await freePort(),
+        metricsPorts.map((port) => `127.0.0.1:${port}`),
+        join(tmp, 'prometheus'),
+        [balancer.metrics],
+      );
+      const firing = async (alert: string) => (await prometheus.query(`ALERTS{alertname="${alert}", alertstate="firing"}`)).length > 0;
       try {
         const client = new Client();
         expect((await client.call(balancer.origin, 'GET', '/v1/pets', { key })).status).toBe(200);
+        await expect
+          .poll(async () => (await prometheus.query('haproxy_backend_active_servers{proxy="instances"}'))[0]?.value[1], { timeout: 30_000 })
+          .toBe('3');
+        expect(await firing('PetstoreNoInstanceReady')).toBe(false);
         database.stop('fast');
         const stoppedAt = Date.now();
         // Until HAProxy's checks take the instances out, they answer 503 themselves (their own Error body); then HAProxy does.
@@ -451,6 +470,9 @@ describe('the fleet tier', { timeout: 600_000 }, () => {
         const gql = await client.call(balancer.origin, 'POST', '/graphql', { key, body: { query: '{ pets { totalCount } }' } });
         expect(gql.status).toBe(503);
         expect((gql.body as { code: string }).code).toBe('SERVICE_UNAVAILABLE');
+        // The on-call person hears of it within a minute: HAProxy's metrics show no instance in rotation.
+        await expect.poll(() => firing('PetstoreNoInstanceReady'), { timeout: 60_000, interval: 500 }).toBe(true);
+        const alertAfter = Date.now() - stoppedAt;
         database.start();
         const back = Date.now();
         await expect
@@ -458,9 +480,10 @@ describe('the fleet tier', { timeout: 600_000 }, () => {
           .toBe(200);
         rows.push([
           'PostgreSQL stopped under 3 instances behind HAProxy, then started',
-          `every /readyz 503; HAProxy's own 503 Error body with Retry-After ${outAfter} ms after the stop; serving again ${Date.now() - back} ms after the start`,
+          `every /readyz 503; HAProxy's own 503 Error body with Retry-After ${outAfter} ms after the stop; PetstoreNoInstanceReady firing ${alertAfter} ms after the stop (rules' for: 10 s, scraped and evaluated every 1 s here); serving again ${Date.now() - back} ms after the start`,
         ]);
       } finally {
+        await prometheus.stop();
         await balancer.stop();
       }
     } finally {

@@ -23,19 +23,24 @@ export interface Prometheus {
 
 /**
  * A real Prometheus (Debian's package) with the shipped deploy/prometheus/prometheus.yml and its
- * alert rules, the example targets replaced by `targets` and every interval made 1 s. Run in the
+ * alert rules, the example targets replaced by `targets` (the instances) and `balancers`
+ * (HAProxy's metrics) and every interval made 1 s. Run in the
  * foreground on loopback, stopped by its pid.
  */
-export async function startPrometheus(port: number, targets: string[], dir: string): Promise<Prometheus> {
+export async function startPrometheus(port: number, targets: string[], dir: string, balancers: string[] = []): Promise<Prometheus> {
   mkdirSync(dir, { recursive: true });
   const shipped = readFileSync(join(SHIPPED, 'prometheus.yml'), 'utf8');
+  // Each job's example targets, in the file's order: the instances', then the balancers'.
+  const lists = [targets, balancers];
+  let job = 0;
   const config = shipped
-    .replace(
-      /^(\s*)- targets:\n(?:\1 {4}- .*\n)+/m,
-      (_all, indent: string) => `${indent}- targets: [${targets.map((t) => `'${t}'`).join(', ')}]\n`,
-    )
+    .replace(/^(\s*)- targets:\n(?:\1 {4}- .*\n)+/gm, (_all, indent: string) => {
+      const list = lists[job++] ?? [];
+      return `${indent}- targets: [${list.map((t) => `'${t}'`).join(', ')}]\n`;
+    })
     .replace(/(scrape|evaluation)_interval: \d+s/g, '$1_interval: 1s');
-  if (!config.includes(targets[0] ?? '?')) throw new Error('deploy/prometheus/prometheus.yml: the targets list was not found');
+  if (!config.includes(targets[0] ?? '?') || job !== lists.length)
+    throw new Error('deploy/prometheus/prometheus.yml: the targets lists were not found');
   writeFileSync(join(dir, 'prometheus.yml'), config);
   copyFileSync(join(SHIPPED, 'petstore-rules.yml'), join(dir, 'petstore-rules.yml'));
 
