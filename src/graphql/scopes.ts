@@ -1,13 +1,4 @@
-import {
-  defaultFieldResolver,
-  getNamedType,
-  getOperationAST,
-  isCompositeType,
-  isInterfaceType,
-  isLeafType,
-  isObjectType,
-  Kind,
-} from 'graphql';
+import { defaultFieldResolver, getNamedType, getOperationAST, isCompositeType, isInterfaceType, isObjectType, Kind } from 'graphql';
 import type {
   DocumentNode,
   GraphQLCompositeType,
@@ -22,6 +13,7 @@ import type { Scope } from '../services/access-tokens/scopes.ts';
 import { permits } from '../services/principal.ts';
 import type { Principal } from '../services/principal.ts';
 import type { GraphQLContext } from './context.ts';
+import { isRecordField } from '../util/record-field.ts';
 import { readsOf } from './resolvers/reading.ts';
 
 type Field = ReturnType<GraphQLObjectType['getFields']>[string] & Pick<GraphQLFieldConfig<unknown, GraphQLContext>, 'subscribe'>;
@@ -34,14 +26,6 @@ function check(context: GraphQLContext, scope: Scope): void {
 
 /** The scope a field declares (after withScopes: every field that needs one), or none. */
 const scopeOf = (field: { extensions: unknown }): Scope | undefined => (field.extensions as { scope?: Scope } | undefined)?.scope;
-
-/**
- * A field of its parent's record: a scalar or enum (or a list of them) taking no arguments, what
- * REST's body of the type holds (test/rest/record-shapes.test.ts), whether it is a column of the
- * parent's row or read from a table of the record's own (a pet's tags).
- */
-const ofTheRecord = (field: { args: readonly unknown[]; type: Parameters<typeof getNamedType>[0] }): boolean =>
-  field.args.length === 0 && isLeafType(getNamedType(field.type));
 
 /** Whether `info`'s field is on the record (or a list of records) a root field answers: a write's, or the keys' list. */
 function onTheAnsweredRecord(info: GraphQLResolveInfo): boolean {
@@ -56,7 +40,7 @@ function guard(field: Field, scope: Scope, root: boolean): void {
   field.extensions = { ...field.extensions, scope };
   // A root field answers its record whole, as REST's route does (a write its 201, the keys'
   // list every key): a field of the record it answers needs no more than the root field did.
-  const recordField = !root && ofTheRecord(field);
+  const recordField = !root && isRecordField(field);
   field.resolve = (source, args, context: GraphQLContext, info) => {
     if (!(recordField && onTheAnsweredRecord(info))) check(context, scope);
     return resolve(source, args, context, info);
@@ -75,7 +59,7 @@ function guard(field: Field, scope: Scope, root: boolean): void {
  * Any other field that reads beyond its parent's record (it declares tables it reads,
  * resolvers/reading.ts: `Pet.orders`, `Order.pet`, a count; or has a resolver that declares
  * nothing): reading, wherever it is reached, except a field of the record a root field answers
- * (ofTheRecord): a write's answer is its own record whole (as REST's 201 is), and reads through
+ * (util/record-field.ts): a write's answer is its own record whole (as REST's 201 is), and reads through
  * it (relations, other records) need petstore:read. A field refused is that field's error, the rest of the operation answered as
  * GraphQL's nulls allow, as REST refuses one route (403). Keys and tokens without scopes (null)
  * may do everything. Done once to the schema, so both executors (graphql-jit, the stock one) and
@@ -131,7 +115,7 @@ export function operationScopes(
         const field = type.getFields()[selection.name.value];
         if (!field) continue;
         const scope = scopeOf(field);
-        if (scope && !(answered && ofTheRecord(field))) needed.add(scope);
+        if (scope && !(answered && isRecordField(field))) needed.add(scope);
         const named = getNamedType(field.type);
         if (selection.selectionSet && isCompositeType(named)) walk(selection.selectionSet, named, type === root);
         continue;

@@ -2,7 +2,7 @@ import { getDirectiveValues, getNamedType, isEnumType, isInputObjectType, isList
 import type { GraphQLArgument, GraphQLField, GraphQLInputField, GraphQLInputType, GraphQLOutputType, GraphQLSchema } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { petstoreSchema } from '../../src/graphql/petstore-schema.ts';
-import { recordSelection } from '../../src/mcp/record-selection.ts';
+import { isRecordField } from '../../src/util/record-field.ts';
 import { NAMED_SCHEMAS } from '../../src/rest/schemas.ts';
 
 // A record has one shape: its GraphQL type in schema/ is the declaration, and REST's body of the
@@ -49,7 +49,7 @@ function graphqlRecords(schema: GraphQLSchema): Map<keyof typeof NAMED_SCHEMAS, 
     const restName = (REST_NAME_OF[type.name] ?? type.name.replace(/Input$/, '')) as keyof typeof NAMED_SCHEMAS;
     if (!(restName in NAMED_SCHEMAS)) continue;
     if (isObjectType(type)) {
-      const fields = Object.values(type.getFields()).filter((field) => recordSelection(schema, type.name).includes(` ${field.name} `));
+      const fields = Object.values(type.getFields()).filter(isRecordField);
       records.set(restName, { name: type.name, fields, input: false });
     } else if (isInputObjectType(type)) records.set(restName, { name: type.name, fields: Object.values(type.getFields()), input: true });
   }
