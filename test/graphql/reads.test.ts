@@ -98,6 +98,14 @@ const words = (reads: Map<string, number>) => [...reads].map(([table, count]) =>
  * versions compared before and after each. `orders:5` counts as `orders`. Tables that only the
  * versioned tables' triggers write (DERIVED_TABLES) are current with the tables named there.
  */
+const probed = new Map<string, Promise<{ moved: Set<string>; by: string[] }>>();
+/** versionsMovedBy, once per table for the file: the probe writes and rolls back, and its answer does not change. */
+const movedBy = (db: Kysely<Database>, table: string) => {
+  let found = probed.get(table);
+  if (!found) probed.set(table, (found = versionsMovedBy(db, table)));
+  return found;
+};
+
 async function versionsMovedBy(db: Kysely<Database>, table: string): Promise<{ moved: Set<string>; by: string[] }> {
   if (DERIVED_TABLES[table]) return { moved: new Set(DERIVED_TABLES[table]), by: ['derived'] };
   const moved = new Set<string>();
@@ -182,6 +190,9 @@ function resolvedFields(
   return found;
 }
 
+/** The message `message(id:)` in QUERIES reads, made once for the file. */
+let message = '';
+
 describe('what each field really reads, spied on the database', () => {
   it.beforeAll(async ({ t }) => {
     // Three pets with an order each: a page of three where a field read once per item shows.
@@ -189,6 +200,7 @@ describe('what each field really reads, spied on the database', () => {
       const pet = await t.call({ method: 'POST', url: '/v1/pets', payload: { name: `Read ${i}`, categoryId: 1 } });
       await t.call({ method: 'POST', url: '/v1/store/orders', payload: { petId: pet.json().id } });
     }
+    message = (await t.call({ method: 'POST', url: '/messages', payload: { message: 'read' } })).json().id as string;
   });
 
   it('covers every resolver a kept answer can hold with the queries above (add one for a new field)', () => {
@@ -223,15 +235,12 @@ describe('what each field really reads, spied on the database', () => {
   it('reads only tables whose writes move a version its query declares: a table without one leaves kept answers and ETags stale', async ({
     t,
   }) => {
-    const message = (await t.call({ method: 'POST', url: '/messages', payload: { message: 'read' } })).json().id as string;
     const schema = petstoreSchema();
     const problems: string[] = [];
-    const probed = new Map<string, { moved: Set<string>; by: string[] }>();
     for (const text of QUERIES) {
       const declared = (cacheableReads(schema, parse(text), undefined) ?? []) as string[];
       for (const table of (await readsOfRun(t, text, { id: message })).keys()) {
-        if (!probed.has(table)) probed.set(table, await versionsMovedBy(t.db, table));
-        const { moved, by } = probed.get(table) ?? { moved: new Set<string>(), by: [] };
+        const { moved, by } = await movedBy(t.db, table);
         if (moved.size === 0)
           problems.push(
             `${table} is read by ${text}, and a write to it moves no version (${by.join('; ')}): give it triggers that write table_versions after insert, update and delete, under the version of the record it belongs to (migration 0011), on both engines`,
@@ -246,7 +255,6 @@ describe('what each field really reads, spied on the database', () => {
   it('reads, field by field, only what the field declares (reading(…) beside its resolver), and a field declaring nothing reads nothing', async ({
     t,
   }) => {
-    const message = (await t.call({ method: 'POST', url: '/messages', payload: { message: 'read' } })).json().id as string;
     const schema = petstoreSchema();
     const problems: string[] = [];
     for (const text of QUERIES) {
@@ -263,7 +271,7 @@ describe('what each field really reads, spied on the database', () => {
           );
         else
           for (const table of extra.keys()) {
-            const { moved } = await versionsMovedBy(t.db, table);
+            const { moved } = await movedBy(t.db, table);
             if (![...moved].some((name) => (reads as readonly string[]).includes(name)))
               problems.push(
                 `${coordinate} read ${table} (whose writes move ${[...moved].join(', ') || 'no version'}) and declares reading ${reads.join(', ')}`,
