@@ -18,6 +18,7 @@ import { memoryRateLimiter } from './http/limits/rate-limiter.ts';
 import { createRedisRateLimiter } from './http/limits/redis-rate-limiter.ts';
 import { openResponseStore } from './http/caching/response-store.ts';
 import { useHttpEdge } from './http/use-http-edge.ts';
+import { localWriteMarks, redisWriteMarks, useReadRouting } from './http/read-routing.ts';
 import { mountRest } from './rest/mount-rest.ts';
 import { LARGE_REST_ANSWERS } from './rest/plugins/use-openapi.ts';
 import { createTokenVerifier } from './services/access-tokens/token-verifier.ts';
@@ -96,6 +97,26 @@ export async function createApp({ config, database = openDatabase(config.databas
   }
 
   await useHttpEdge(app, { config, credentials, limits, tracing: traced, largeUnder: LARGE_REST_ANSWERS });
+  const { replicas } = database;
+  if (replicas) {
+    const marks = config.redis ? redisWriteMarks(config.redis, replicas.markMs, app.log) : localWriteMarks(replicas.markMs);
+    if (!config.redis) {
+      app.log.warn(
+        "read replicas without REDIS_URL: an account's writes are remembered by the instance that made them, so several instances may answer a writer from a replica that has not replayed its write yet; set REDIS_URL to share them",
+      );
+    }
+    useReadRouting(app, { replicas, marks, primary: db, onChoice: metrics.reads });
+    replicas.onChange(({ name, usable, lagBytes }) =>
+      usable
+        ? app.log.info({ replica: name }, 'read replica: answering reads')
+        : app.log.warn(
+            { replica: name, lagBytes },
+            'read replica: passed over (away, promoted, or more than DATABASE_READ_MAX_LAG_MS behind)',
+          ),
+    );
+    metrics.observe({ replicas: replicas.states });
+    app.addHook('onClose', () => marks.close());
+  }
   const live = createLiveFeed(db, {
     ...config.subscriptions,
     onError: (error) => app.log.warn({ err: error }, 'live updates: reading the database failed; retrying at the next poll'),

@@ -144,6 +144,10 @@ export interface DatabaseConfig {
   pooler: 'none' | 'transaction';
   /** PostgreSQL behind a pooler: a direct URL to PostgreSQL itself for migrations and their lock (DATABASE_MIGRATION_URL); null: none. */
   migrationUrl: string | null;
+  /** PostgreSQL: streaming replicas that answer reads (DATABASE_READ_URLS); empty: every read on DATABASE_URL. */
+  readUrls: string[];
+  /** How far behind the primary a replica may be and still answer reads (DATABASE_READ_MAX_LAG_MS). */
+  readMaxLagMs: number;
 }
 
 export interface ServerLimits {
@@ -262,6 +266,11 @@ export function loadConfig(env: Env = process.env): Config {
     connectTimeoutMs: integer(problems, env, 'DATABASE_CONNECT_TIMEOUT_MS', 5_000, 100, 600_000),
     pooler: oneOf(problems, env, 'DATABASE_POOLER', ['none', 'transaction'] as const, 'none'),
     migrationUrl: env.DATABASE_MIGRATION_URL?.trim() || null,
+    readUrls: (env.DATABASE_READ_URLS ?? '')
+      .split(',')
+      .map((url) => url.trim())
+      .filter((url) => url !== ''),
+    readMaxLagMs: integer(problems, env, 'DATABASE_READ_MAX_LAG_MS', 2_000, 100, 60_000),
   };
   // A scheme of two letters or more that is neither PostgreSQL's nor SQLite's is a mistake (a
   // typo, another engine's URL), never a file to create under that name; only the scheme is
@@ -286,6 +295,16 @@ export function loadConfig(env: Env = process.env): Config {
   }
   if (!onPostgres && (database.pooler !== 'none' || database.migrationUrl !== null)) {
     problems.push('DATABASE_POOLER and DATABASE_MIGRATION_URL are for PostgreSQL: DATABASE_URL names a SQLite file.');
+  }
+  if (database.readUrls.length > 0 && !onPostgres) {
+    problems.push('DATABASE_READ_URLS is for PostgreSQL: DATABASE_URL names a SQLite file, which has no replicas.');
+  }
+  for (const [index, url] of database.readUrls.entries()) {
+    if (!/^postgres(ql)?:\/\/[^/]/i.test(url)) {
+      problems.push(
+        `DATABASE_READ_URLS: entry ${index + 1} must be postgres://[user[:password]@]host[:port]/database (a streaming replica).`,
+      );
+    }
   }
 
   const logLevel = (env.LOG_LEVEL ?? 'info') as LogLevel;

@@ -4,6 +4,7 @@ import type { DataVersion } from './data-version.ts';
 import type { Engine } from './engine.ts';
 import { openPostgres } from './postgres/open-postgres.ts';
 import type { AdvancedIds } from './postgres/advance-ids.ts';
+import type { ReadReplicas } from './postgres/read-replicas.ts';
 import { openSqlite } from './sqlite/open-sqlite.ts';
 import type { StatementObserver } from './statement-observer.ts';
 import type { Database } from './types.ts';
@@ -19,6 +20,8 @@ export interface OpenDatabase {
    */
   syncDataVersion(): Promise<void>;
   engine: Engine;
+  /** PostgreSQL's streaming replicas that answer reads (DATABASE_READ_URLS); null: every read on the primary. */
+  replicas: ReadReplicas | null;
   /** Where, for messages: "PostgreSQL at host:5432/db", never a password. */
   label: string;
   /** Resolves once the database answers as requests use it; else rejects with where and why, for a person to fix. */

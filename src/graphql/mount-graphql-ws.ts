@@ -124,6 +124,8 @@ function subscribeExchange(app: FastifyInstance, principal: Principal, authoriza
     principal,
     authRefusal: null,
     idempotency: null,
+    access: null,
+    reads: null,
     serverSpan: null,
   };
 }

@@ -15,6 +15,7 @@ import type { AnswerKind } from './http/answer-kind.ts';
 import type { OperationRequest } from './http/operation-request.ts';
 import { graphqlExchangeOf } from './http/graphql-exchange.ts';
 import { operationFact } from './document-entry.ts';
+import { readDb } from '../http/read-routing.ts';
 
 export interface ResponseCacheOptions {
   /** The GraphQL route this cache serves. */
@@ -79,7 +80,9 @@ export function useResponseCache(app: FastifyInstance, options: ResponseCacheOpt
     const { params, text: document } = asked;
     const reads = operationFact(asked.document, params.operationName, 'reads', readsOf, schema);
     if (reads === null) return null;
-    const versions = await requestVersions(db, verifier, req, principal);
+    // Read where the operation will read (read-routing.ts: a replica, or the primary), so the key names what the answer holds.
+    req.access ??= 'read';
+    const versions = await requestVersions(await readDb(req, db), verifier, req, principal);
     const parts = [
       salt,
       document,

@@ -1,5 +1,7 @@
 import type { Span } from '@opentelemetry/api';
 import type { FastifyBaseLogger } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/types.ts';
 import type { AppError } from '../errors/index.ts';
 import type { IdempotentRun } from '../services/idempotency/index.ts';
 import type { Principal } from '../services/principal.ts';
@@ -26,6 +28,14 @@ export interface Exchange {
   authRefusal: AppError | null;
   /** Set while it holds an Idempotency-Key: its work runs in `idempotency.db`. */
   idempotency: IdempotentRun | null;
+  /**
+   * What it does to the data, once known: `read` (REST's GET and HEAD, a GraphQL query, a tool
+   * that runs one) may be answered by a read replica; `write` marks its account (read-routing.ts);
+   * null (not yet known, a subscription) reads the primary.
+   */
+  access: 'read' | 'write' | null;
+  /** Where its reads run, once chosen (read-routing.ts). */
+  reads: Kysely<Database> | null;
   /** Its server span, while tracing (http/logging/use-request-tracing.ts): named after what it ran, its id in the access line. */
   serverSpan: Span | null;
 }

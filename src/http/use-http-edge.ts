@@ -48,6 +48,8 @@ export async function useHttpEdge(
   app.decorateRequest('edgeRefusal', null);
   app.decorateRequest('probe', false);
   app.decorateRequest('idempotency', null);
+  app.decorateRequest('access', null);
+  app.decorateRequest('reads', null);
   app.decorateRequest('operation', null);
   app.decorateRequest('serverSpan', null);
   if (tracing) useRequestTracing(app);

@@ -15,6 +15,8 @@ export interface MetricsSources {
   responseCache?: () => number | Promise<number>;
   /** Whether this instance's rate limits are open: their shared store (Redis) does not answer. */
   rateLimitsOpen?: () => boolean;
+  /** PostgreSQL's read replicas as last judged: whether each answers reads, and the WAL it has yet to replay. */
+  replicas?: () => { name: string; usable: boolean; lagBytes: number | null }[];
 }
 
 /**
@@ -40,6 +42,8 @@ export interface Metrics {
   tokenRefused(reason: string): void;
   /** A GraphQL query's answer looked up in the response cache. */
   responseCache(hit: boolean): void;
+  /** Where a read-only request's reads went, with read replicas configured (http/read-routing.ts). */
+  reads(source: 'replica' | 'primary'): void;
   delivery(transport: string, outcome: DeliveryOutcome, attempt: number, seconds: number): void;
   observe(sources: MetricsSources): void;
   /** Stops what runs between scrapes (the GC profile's reader). */
@@ -62,6 +66,7 @@ export const NO_METRICS: Metrics = {
   keyLookup: nothing,
   tokenRefused: nothing,
   responseCache: nothing,
+  reads: nothing,
   delivery: nothing,
   observe: nothing,
   close: nothing,

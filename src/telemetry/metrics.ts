@@ -95,6 +95,9 @@ export function createMetrics({
       'Bearer keys checked: answered from the verified-key cache (hit) or read from the database (miss).',
     ),
   );
+  const readSources = register(
+    counter('petstore_reads_total', 'Read-only requests, by where their reads went (with DATABASE_READ_URLS): a replica, or the primary.'),
+  );
   const tokenRefusals = register(
     counter(
       'petstore_access_token_refusals_total',
@@ -158,6 +161,7 @@ export function createMetrics({
   const tokenRefusalCell = memo((reason: string) => tokenRefusals.cell({ reason }));
   const [keyHits, keyMisses] = [keyLookups.cell({ result: 'hit' }), keyLookups.cell({ result: 'miss' })];
   const [cacheHits, cacheMisses] = [cacheLookups.cell({ result: 'hit' }), cacheLookups.cell({ result: 'miss' })];
+  const [replicaReads, primaryReads] = [readSources.cell({ source: 'replica' }), readSources.cell({ source: 'primary' })];
 
   return {
     enabled: true,
@@ -173,6 +177,7 @@ export function createMetrics({
     keyLookup: (hit) => (hit ? keyHits : keyMisses).inc(),
     tokenRefused: (reason) => tokenRefusalCell(reason).inc(),
     responseCache: (hit) => (hit ? cacheHits : cacheMisses).inc(),
+    reads: (source) => (source === 'replica' ? replicaReads : primaryReads).inc(),
     delivery(transport, outcome, attempt, seconds) {
       attempts.labels({ transport, outcome }).observe(seconds);
       if (outcome !== 'retry') attemptsPerMessage.labels({ outcome }).observe(attempt);

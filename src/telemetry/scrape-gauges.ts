@@ -6,7 +6,7 @@ import type { MetricsSources } from './metrics-types.ts';
 export function observeSources(
   registry: Registry,
   dbSystem: string,
-  { pool, subscriptions, outbox, documents, responseCache, rateLimitsOpen }: MetricsSources,
+  { pool, subscriptions, outbox, documents, responseCache, rateLimitsOpen, replicas }: MetricsSources,
 ): void {
   const registers = [registry];
   if (pool) {
@@ -68,6 +68,26 @@ export function observeSources(
       registers,
       collect() {
         this.set(rateLimitsOpen() ? 1 : 0);
+      },
+    });
+  }
+  if (replicas) {
+    new Gauge({
+      name: 'petstore_replica_usable',
+      help: 'Whether this instance sends reads to the replica (1): it answers, is a standby, and is at most DATABASE_READ_MAX_LAG_MS behind.',
+      labelNames: ['replica'],
+      registers,
+      collect() {
+        for (const { name, usable } of replicas()) this.set({ replica: name }, usable ? 1 : 0);
+      },
+    });
+    new Gauge({
+      name: 'petstore_replica_lag_bytes',
+      help: "WAL the replica has yet to replay, as of this instance's last look at it and at the primary.",
+      labelNames: ['replica'],
+      registers,
+      collect() {
+        for (const { name, lagBytes } of replicas()) if (lagBytes !== null) this.set({ replica: name }, lagBytes);
       },
     });
   }

@@ -27,6 +27,8 @@ describe('configuration from the environment', () => {
       connectTimeoutMs: 5000,
       pooler: 'none',
       migrationUrl: null,
+      readUrls: [],
+      readMaxLagMs: 2000,
     });
     expect(config.rateLimit).toEqual({ perKey: 600, newAccounts: 60, messagesPerKey: 60, perAddressWithoutKey: 60, signupsPerAddress: 2 });
     expect(config.signup).toBe(false);
@@ -115,6 +117,23 @@ describe('configuration from the environment', () => {
     const problems = problemsOf({ DATABASE_URL: 'postgresql:///petstore?password=pw' });
     expect(problems).toHaveLength(1);
     expect(problems[0]).not.toContain('pw');
+  });
+
+  it('takes read replicas on PostgreSQL only, each a postgres:// URL with a host, never repeating one', () => {
+    const { database } = loadConfig({
+      DATABASE_URL: 'postgres://db/petstore',
+      DATABASE_READ_URLS: ' postgres://r1/petstore , postgresql://u:pw@r2:6432/petstore,',
+    });
+    expect([database.readUrls, database.readMaxLagMs]).toEqual([['postgres://r1/petstore', 'postgresql://u:pw@r2:6432/petstore'], 2_000]);
+    expect(loadConfig({ DATABASE_URL: 'postgres://db/petstore' }).database.readUrls).toEqual([]);
+    expect(problemsOf({ DATABASE_READ_URLS: 'postgres://r1/petstore' })).toEqual([
+      'DATABASE_READ_URLS is for PostgreSQL: DATABASE_URL names a SQLite file, which has no replicas.',
+    ]);
+    const problems = problemsOf({ DATABASE_URL: 'postgres://db/petstore', DATABASE_READ_URLS: 'postgres://r1/p,mysql://u:pw@r2/p' });
+    expect(problems).toEqual([
+      'DATABASE_READ_URLS: entry 2 must be postgres://[user[:password]@]host[:port]/database (a streaming replica).',
+    ]);
+    expect(problemsOf({ DATABASE_URL: 'postgres://db/petstore', DATABASE_READ_MAX_LAG_MS: '50' })[0]).toContain('DATABASE_READ_MAX_LAG_MS');
   });
 
   it('needs a delivery lease longer than a webhook attempt', () => {

@@ -16,6 +16,8 @@ const open = openSqlite({
   connectTimeoutMs: 1000,
   pooler: 'none',
   migrationUrl: null,
+  readUrls: [],
+  readMaxLagMs: 2_000,
 });
 const db = open.db as unknown as Db;
 afterAll(() => open.close());

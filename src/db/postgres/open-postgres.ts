@@ -10,6 +10,8 @@ import { advanceIds } from './advance-ids.ts';
 import { changesKeys } from './key-changes.ts';
 import { PetstorePostgresDialect } from './postgres-dialect.ts';
 import { connectFailureReason } from './postgres-errors.ts';
+import { watchReplicas } from './read-replicas.ts';
+import type { Replica } from './read-replicas.ts';
 
 /** int8 (ids, counts) as a JS number; a value past 2^53−1 would be rounded, so it is an error instead. */
 function parseSafeInt(text: string): number {
@@ -55,9 +57,11 @@ export function openPostgres({
   connectTimeoutMs,
   pooler,
   migrationUrl,
+  readUrls,
+  readMaxLagMs,
 }: DatabaseConfig): OpenDatabase {
   const direct = pooler === 'none';
-  const poolOf = (at: string, max: number) => {
+  const poolOf = (at: string, max: number, startupTimeouts = direct || at !== url) => {
     const created = new pg.Pool({
       connectionString: withDefaultUser(at),
       max,
@@ -65,7 +69,7 @@ export function openPostgres({
       idleTimeoutMillis: 30_000,
       // On PostgreSQL itself the timeouts are the session's, from its start; a transaction
       // pooler refuses them there (PgBouncer: unsupported startup parameter), so each transaction sets them.
-      ...(direct || at !== url ? { statement_timeout: statementTimeoutMs, lock_timeout: lockTimeoutMs } : {}),
+      ...(startupTimeouts ? { statement_timeout: statementTimeoutMs, lock_timeout: lockTimeoutMs } : {}),
       application_name: 'petstore-gateway',
       types,
     });
@@ -100,6 +104,24 @@ export function openPostgres({
   });
   // Behind a pooler, migrations run on PostgreSQL itself: their session advisory lock needs one session.
   const migrationPool = !direct && migrationUrl ? poolOf(migrationUrl, 2) : null;
+  // Replicas are reached as the primary is (directly, or through a pooler of their own), with the same timeouts.
+  const replicaList: Replica[] = readUrls.map((at) => {
+    const replicaPool = poolOf(at, poolSize, direct);
+    const replica: Replica = {
+      name: describe(at).replace(/^PostgreSQL at /, ''),
+      pool: replicaPool,
+      db: new Kysely<Database>({
+        dialect: new PetstorePostgresDialect(replicaPool, {
+          afterQuery: () => undefined,
+          watch,
+          pooled: direct ? null : { statementTimeoutMs, lockTimeoutMs },
+          unavailable: () => replicas?.broke(replica),
+        }),
+      }),
+    };
+    return replica;
+  });
+  const replicas = replicaList.length > 0 ? watchReplicas(pool, replicaList, { maxLagMs: readMaxLagMs }) : null;
   const migrationDb = migrationPool
     ? new Kysely<Database>({ dialect: new PetstorePostgresDialect(migrationPool, { afterQuery: () => undefined, watch, pooled: null }) })
     : null;
@@ -126,6 +148,7 @@ export function openPostgres({
   return {
     db,
     dataVersion: () => `${epoch}:${ownKeyWrites}`,
+    replicas,
     syncDataVersion: readEpoch,
     observe: (observer) => void (watch.observer = observer),
     poolStats: () => ({ used: pool.totalCount - pool.idleCount, idle: pool.idleCount, waiting: pool.waitingCount }),
@@ -167,6 +190,7 @@ export function openPostgres({
     },
     async close() {
       clearInterval(timer);
+      await replicas?.close();
       await db.destroy();
       if (!pool.ending) await pool.end();
       await migrationDb?.destroy();

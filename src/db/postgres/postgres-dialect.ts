@@ -33,6 +33,8 @@ export interface PostgresDriverHooks {
   watch: ObserverSlot;
   /** Behind a transaction pooler (DATABASE_POOLER=transaction): the timeouts each transaction sets; null on a direct connection. */
   pooled: PooledTimeouts | null;
+  /** Told when a connection cannot be had or broke (a read replica is then passed over at once). */
+  unavailable?: () => void;
 }
 
 /** `set local` of both timeouts: they last until the transaction that runs them ends, on whichever server connection it got. */
@@ -97,7 +99,10 @@ class PostgresConnection implements DatabaseConnection {
     } catch (error) {
       done?.(true);
       const kind = postgresErrorKind(error);
-      if (kind === 'unavailable') this.broken = true;
+      if (kind === 'unavailable') {
+        this.broken = true;
+        this.hooks.unavailable?.();
+      }
       throw new DatabaseError(kind, error);
     }
   }
@@ -145,7 +150,9 @@ class PostgresDriver implements Driver {
     try {
       client = await this.pool.connect();
     } catch (error) {
-      throw new DatabaseError(postgresErrorKind(error), error);
+      const kind = postgresErrorKind(error);
+      if (kind === 'unavailable') this.hooks.unavailable?.();
+      throw new DatabaseError(kind, error);
     }
     let connection = this.#connections.get(client);
     if (!connection) {

@@ -50,6 +50,7 @@ export function openSqlite({ url, lockTimeoutMs }: DatabaseConfig): OpenDatabase
     // Its counters were read at open, and this connection's own writes are counted per call.
     syncDataVersion: async () => undefined,
     engine: 'sqlite',
+    replicas: null,
     label: `the SQLite database '${file}'`,
     // Opening read the file already; there is nothing further to reach.
     check: async () => undefined,

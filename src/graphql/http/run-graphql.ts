@@ -5,6 +5,7 @@ import { isAsyncIterable, mapAsyncIterator } from 'graphql-yoga';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/types.ts';
 import type { AnswerHeaders, Exchange } from '../../http/exchange.ts';
+import { readDb, readRoutingOf } from '../../http/read-routing.ts';
 import { AppError, retryAfterSeconds } from '../../errors/index.ts';
 import type { LiveFeed } from '../../services/live/live-feed.ts';
 import type { Metrics } from '../../telemetry/metrics-types.ts';
@@ -122,6 +123,24 @@ function noOperation(document: DocumentNode, operationName: string | undefined):
 export function graphqlRunner(options: GraphQLRunnerOptions): GraphQLRunner {
   const { schema, db, live, validate, executorOf, checks, maskError, metrics, tracing } = options;
   const phase = phaseSpans(tracing);
+  const routing = readRoutingOf(db);
+
+  /**
+   * With read replicas: a query reads where read-routing.ts sends its account (the response
+   * cache's versions read chose already for a kept one); a mutation marks its account before it
+   * writes. A subscription reads the primary.
+   */
+  async function route({ contextValue }: CheckedOperation, kind: OperationTypeNode): Promise<void> {
+    const { exchange } = contextValue;
+    if (!routing || !exchange.principal || kind === 'subscription') return;
+    if (kind === 'mutation') {
+      exchange.access = 'write';
+      await routing.marks.writing(exchange.principal.accountId);
+      return;
+    }
+    exchange.access ??= 'read';
+    if (!exchange.idempotency) contextValue.db = await readDb(exchange, db);
+  }
 
   /** The run's records: its metric, its span's outcome, its unexpected errors logged (each event of a stream, which is counted when it ends). */
   async function execute(args: CheckedOperation, executor: Executor): Promise<Events> {
@@ -180,6 +199,7 @@ export function graphqlRunner(options: GraphQLRunnerOptions): GraphQLRunner {
     return phase(kind === 'subscription' ? 'graphql.subscribe' : 'graphql.execute', async () => {
       await runChecks(checks, args);
       if (kind === 'subscription' && !streams) throw STREAM_ONLY;
+      if (routing) await route(args, kind);
       // Events (a subscription's, or increments) come from the stock executor; JIT compiles whole answers.
       const events = await execute(
         args,

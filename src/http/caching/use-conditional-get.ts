@@ -4,6 +4,7 @@ import type { Database } from '../../db/types.ts';
 import type { KeyVerifier } from '../../services/api-keys/index.ts';
 import type { VersionedTable } from '../../services/versions/index.ts';
 import { requestVersions } from './request-versions.ts';
+import { readDb } from '../read-routing.ts';
 import { entityTag, noneMatchHits } from './entity-tag.ts';
 import { validatorHeaders } from './cache-control.ts';
 import { addRouteHooks } from '../route-config.ts';
@@ -60,7 +61,8 @@ export function useConditionalGet(app: FastifyInstance, { db, verifier, salt }: 
     const preHandler = async (request: FastifyRequest, reply: FastifyReply) => {
       const { principal } = request;
       if (principal === null) return;
-      const versions = await requestVersions(db, verifier, request, principal);
+      // The versions from where the rows will be read (a replica, read-routing.ts): the tag names what the answer shows.
+      const versions = await requestVersions(await readDb(request, db), verifier, request, principal);
       // A validator belongs to one URL (RFC 9110 §8.8.1), so the URL need not be in it; hashed,
       // so it shows nothing of the versions it names.
       const parts = [salt, perAccount ? String(principal.accountId) : '*'];

@@ -13,6 +13,7 @@ import {
   revokeOwnKey,
 } from '../../services/api-keys/index.ts';
 import { bearerSecurity, errorResponses, JSON_BODY, KEYED, ref, secretResponse } from '../schemas.ts';
+import { readDb } from '../../http/read-routing.ts';
 
 export interface KeysRoutesOptions {
   db: Kysely<Database>;
@@ -65,7 +66,7 @@ export const keysRoutes: FastifyPluginAsync<KeysRoutesOptions> = async (app, { d
         },
       },
     },
-    async (request) => listOwnKeys(db, requirePrincipal(request).accountId),
+    async (request) => listOwnKeys(await readDb(request, db), requirePrincipal(request).accountId),
   );
 
   app.delete<{ Params: { keyId: number } }>(

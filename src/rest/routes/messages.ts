@@ -7,6 +7,7 @@ import { getMessage, messageIdSchema, sendMessage } from '../../services/message
 import type { IdempotencyHooks } from '../../http/idempotency/idempotency-hooks.ts';
 import { requestNaming } from '../../http/errors/field-naming.ts';
 import { bearerSecurity, createdResponse, errorResponses, IDEMPOTENT, JSON_BODY, KEYED, ref, validated } from '../schemas.ts';
+import { readDb } from '../../http/read-routing.ts';
 
 // Contract §4.4: the quickstart lives on its own base address, outside /v1.
 const messagesServer = [{ url: '/', description: 'The messages base address (this server, outside /v1).' }];
@@ -61,6 +62,7 @@ export const messagesRoutes: FastifyPluginAsync<MessagesRoutesOptions> = async (
         },
       },
     },
-    async (request) => getMessage(db, requirePrincipal(request).accountId, request.params.id, requestNaming('params')),
+    async (request) =>
+      getMessage(await readDb(request, db), requirePrincipal(request).accountId, request.params.id, requestNaming('params')),
   );
 };

@@ -9,6 +9,7 @@ import { nextLink } from '../next-link.ts';
 import { requestDb } from '../../http/idempotency/idempotency-hooks.ts';
 import type { IdempotencyHooks } from '../../http/idempotency/idempotency-hooks.ts';
 import { bearerSecurity, createdResponse, errorResponses, IDEMPOTENT, JSON_BODY, KEYED, pageResponse, ref, validated } from '../schemas.ts';
+import { readDb } from '../../http/read-routing.ts';
 
 export interface PetsRoutesOptions {
   db: Kysely<Database>;
@@ -44,7 +45,7 @@ export const petsRoutes: FastifyPluginAsync<PetsRoutesOptions> = async (app, { d
       },
     },
     async (request, reply) => {
-      const page = await listPets(db, listing.of(request));
+      const page = await listPets(await readDb(request, db), listing.of(request));
       const link = nextLink(`${linkBase}/pets`, request.query, page.nextCursor);
       if (link) reply.header('Link', link);
       return page.items;
@@ -97,6 +98,6 @@ export const petsRoutes: FastifyPluginAsync<PetsRoutesOptions> = async (app, { d
         return payload;
       },
     },
-    async (request) => getPet(db, request.params.petId, requestNaming('params')),
+    async (request) => getPet(await readDb(request, db), request.params.petId, requestNaming('params')),
   );
 };

@@ -19,6 +19,7 @@ import { decidedListing } from '../decided-listing.ts';
 import { nextLink } from '../next-link.ts';
 import type { IdempotencyHooks } from '../../http/idempotency/idempotency-hooks.ts';
 import { bearerSecurity, createdResponse, errorResponses, IDEMPOTENT, JSON_BODY, KEYED, pageResponse, ref, validated } from '../schemas.ts';
+import { readDb } from '../../http/read-routing.ts';
 
 export interface StoreOrdersRoutesOptions {
   db: Kysely<Database>;
@@ -58,7 +59,7 @@ export const storeOrdersRoutes: FastifyPluginAsync<StoreOrdersRoutesOptions> = a
       },
     },
     async (request, reply) => {
-      const page = await listOrders(db, requirePrincipal(request).accountId, listing.of(request));
+      const page = await listOrders(await readDb(request, db), requirePrincipal(request).accountId, listing.of(request));
       const link = nextLink(`${linkBase}/store/orders`, request.query, page.nextCursor);
       if (link) reply.header('Link', link);
       return page.items;
@@ -102,7 +103,8 @@ export const storeOrdersRoutes: FastifyPluginAsync<StoreOrdersRoutesOptions> = a
         },
       },
     },
-    async (request) => getOrder(db, requirePrincipal(request).accountId, request.params.orderId, requestNaming('params')),
+    async (request) =>
+      getOrder(await readDb(request, db), requirePrincipal(request).accountId, request.params.orderId, requestNaming('params')),
   );
 
   app.patch<{ Params: { orderId: number } }>(
