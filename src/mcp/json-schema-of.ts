@@ -7,7 +7,9 @@ import {
   isObjectType,
   isScalarType,
   Kind,
+  specifiedScalarTypes,
   typeFromAST,
+  valueFromASTUntyped,
 } from 'graphql';
 import type {
   GraphQLInputType,
@@ -19,9 +21,10 @@ import type {
   FragmentDefinitionNode,
   ValueNode,
 } from 'graphql';
+import { acceptedValuesOf, orNull, withoutNull } from '../util/json-schema.ts';
+import type { JsonSchema } from '../util/json-schema.ts';
 
-/** A JSON Schema (2020-12) as tools carry it. */
-export type JsonSchema = Record<string, unknown>;
+export type { JsonSchema };
 
 export const JSON_SCHEMA_2020_12 = 'https://json-schema.org/draft/2020-12/schema';
 
@@ -30,7 +33,8 @@ const MAX_SAFE = Number.MAX_SAFE_INTEGER;
 /**
  * How each scalar reaches JSON, as the GraphQL face answers it: an ID as the string GraphQL
  * answers with (REST's int64 ids, as GraphQL carries them), SafeInt as an exact integer, Int as GraphQL's
- * 32 bits, DateTime as RFC 3339 text. A scalar not listed is any JSON value.
+ * 32 bits, DateTime as RFC 3339 text. A scalar not listed is any JSON value. Inputs say what
+ * the API accepts where it is used (graphql/accepted-values.ts), which is narrower.
  */
 const SCALARS: Record<string, JsonSchema> = {
   ID: { type: 'string' },
@@ -43,36 +47,37 @@ const SCALARS: Record<string, JsonSchema> = {
 };
 
 /**
- * An ID as a tool takes it: the string GraphQL answers with, or the integer REST's contract
- * has (GraphQL's ID takes both, so does a tool; a client that reads `1` as a number still works).
+ * An ID as a tool takes it where no accepted values are stated: the string GraphQL answers
+ * with, or the integer REST's contract has (GraphQL's ID takes both, so does a tool).
  */
 const ID_INPUT: JsonSchema = { type: ['string', 'integer'] };
-
-/** `schema` that also takes null. */
-function orNull(schema: JsonSchema): JsonSchema {
-  const { type, enum: values } = schema;
-  if (typeof type === 'string' || Array.isArray(type)) {
-    return {
-      ...schema,
-      type: [...(Array.isArray(type) ? type : [type]), 'null'],
-      ...(Array.isArray(values) ? { enum: [...values, null] } : {}),
-    };
-  }
-  return { anyOf: [schema, { type: 'null' }] };
-}
 
 const described = (schema: JsonSchema, description: string | null | undefined): JsonSchema =>
   description ? { ...schema, description } : schema;
 
+const takesNull = (schema: JsonSchema): boolean =>
+  (Array.isArray(schema.type) && schema.type.includes('null')) ||
+  (Array.isArray(schema.anyOf) && (schema.anyOf as JsonSchema[]).some((option) => option.type === 'null'));
+
 /**
  * An input type as JSON Schema: what GraphQL would accept as a variable's value, where nullable
- * means null is allowed and an input object's non-null fields without a default are required.
- * Input objects are expanded where they appear (the schema's inputs do not nest into themselves;
- * one that did would be cut off as any object, not walked forever).
+ * means null is allowed and an input object's non-null fields without a default are required;
+ * each input field as the API accepts it (its `accepts`) where that is stated. Input objects are
+ * expanded where they appear (the schema's inputs do not nest into themselves; one that did
+ * would be cut off as any object, not walked forever). A built-in scalar's description (GraphQL's
+ * "The `ID` scalar type represents…") says nothing of the argument, and is left out.
  */
 export function inputSchemaOf(type: GraphQLInputType, seen: ReadonlySet<string> = new Set()): JsonSchema {
   if (isNonNullType(type)) return nonNullInput(type.ofType, seen);
   return orNull(nonNullInput(type, seen));
+}
+
+/** The schema of a value of `type` where the API accepts `accepted` (when stated): the accepted values, or an input object's fields. */
+function acceptedInput(type: GraphQLInputType, accepted: JsonSchema | undefined, seen: ReadonlySet<string>): JsonSchema {
+  if (!accepted) return inputSchemaOf(type, seen);
+  const named = getNamedType(type);
+  const schema = isInputObjectType(named) ? (takesNull(accepted) ? orNull(nonNullInput(type, seen)) : nonNullInput(type, seen)) : accepted;
+  return isNonNullType(type) ? withoutNull(schema) : schema;
 }
 
 function nonNullInput(type: GraphQLInputType, seen: ReadonlySet<string>): JsonSchema {
@@ -85,7 +90,9 @@ function nonNullInput(type: GraphQLInputType, seen: ReadonlySet<string>): JsonSc
     const properties: Record<string, JsonSchema> = {};
     const required: string[] = [];
     for (const field of Object.values(type.getFields())) {
-      properties[field.name] = described(inputSchemaOf(field.type, inner), field.description);
+      const accepted = acceptedValuesOf(field);
+      // The schema's own words for the field where it has them, else the service's.
+      properties[field.name] = described(acceptedInput(field.type, accepted, inner), field.description);
       if (isNonNullType(field.type) && field.defaultValue === undefined) required.push(field.name);
     }
     return described(
@@ -94,28 +101,39 @@ function nonNullInput(type: GraphQLInputType, seen: ReadonlySet<string>): JsonSc
     );
   }
   if (type.name === 'ID') return ID_INPUT;
-  return described(SCALARS[type.name] ?? {}, isScalarType(type) && !(type.name in SCALARS) ? type.description : null);
+  return described(
+    SCALARS[type.name] ?? {},
+    isScalarType(type) && !specifiedScalarTypes.includes(type) && !(type.name in SCALARS) ? type.description : null,
+  );
+}
+
+/** Where a variable is used first: the argument or input field it stands for (its description and accepted values), unless it is an item of a list. */
+interface VariableUse {
+  description: string | null | undefined;
+  accepts: JsonSchema | undefined;
 }
 
 /**
  * Where each variable is used first, and so what the schema says of it there: the argument's or
- * input field's description. Linear in the operation (its fragments are not walked: a variable
- * used only in a fragment takes its type's description).
+ * input field's description and accepted values. Linear in the operation (its fragments are not
+ * walked: a variable used only in a fragment is described by its type).
  */
-function usesOf(schema: GraphQLSchema, operation: OperationDefinitionNode): Map<string, string> {
-  const uses = new Map<string, string>();
+function usesOf(schema: GraphQLSchema, operation: OperationDefinitionNode): Map<string, VariableUse> {
+  const uses = new Map<string, VariableUse>();
   const root = { query: schema.getQueryType(), mutation: schema.getMutationType(), subscription: schema.getSubscriptionType() }[
     operation.operation
   ];
-  const note = (value: ValueNode, description: string | null | undefined, type: GraphQLInputType | undefined) => {
+  type Target = { description?: string | null; type: GraphQLInputType; extensions?: unknown };
+  const note = (value: ValueNode, target: Target | undefined, item: boolean) => {
     if (value.kind === Kind.VARIABLE) {
-      if (description && !uses.has(value.name.value)) uses.set(value.name.value, description);
+      if (target && !uses.has(value.name.value))
+        uses.set(value.name.value, { description: target.description, accepts: item ? undefined : acceptedValuesOf(target) });
     } else if (value.kind === Kind.OBJECT) {
-      const named = type ? getNamedType(type) : undefined;
+      const named = target ? getNamedType(target.type) : undefined;
       const fields = named && isInputObjectType(named) ? named.getFields() : {};
-      for (const field of value.fields) note(field.value, fields[field.name.value]?.description, fields[field.name.value]?.type);
+      for (const field of value.fields) note(field.value, fields[field.name.value], false);
     } else if (value.kind === Kind.LIST) {
-      for (const item of value.values) note(item, description, type);
+      for (const entry of value.values) note(entry, target, true);
     }
   };
   const walk = (selections: SelectionSetNode, parent: GraphQLCompositeType | null | undefined) => {
@@ -126,8 +144,11 @@ function usesOf(schema: GraphQLSchema, operation: OperationDefinitionNode): Map<
       }
       const field = parent && isObjectType(parent) ? parent.getFields()[selection.name.value] : undefined;
       for (const argument of selection.arguments ?? []) {
-        const declared = field?.args.find((arg) => arg.name === argument.name.value);
-        note(argument.value, declared?.description, declared?.type);
+        note(
+          argument.value,
+          field?.args.find((arg) => arg.name === argument.name.value),
+          false,
+        );
       }
       if (selection.selectionSet) {
         const named = field ? getNamedType(field.type) : undefined;
@@ -140,9 +161,10 @@ function usesOf(schema: GraphQLSchema, operation: OperationDefinitionNode): Map<
 }
 
 /**
- * A tool's input: an object of the operation's variables, each as its type allows (a variable
- * with a default, or nullable, may be left out), described as the schema describes where it is
- * used. Null for a variable whose type the schema lacks (the document would not validate).
+ * A tool's input: an object of the operation's variables, each as the API accepts it where it
+ * is used (a variable with a default, or nullable, may be left out), described as the schema
+ * describes that place, with the variable's default, else the API's own. Null for a variable
+ * whose type the schema lacks (the document would not validate).
  */
 export function variablesSchema(schema: GraphQLSchema, operation: OperationDefinitionNode): JsonSchema | null {
   const uses = usesOf(schema, operation);
@@ -152,7 +174,17 @@ export function variablesSchema(schema: GraphQLSchema, operation: OperationDefin
     const type = typeFromAST(schema, definition.type) as GraphQLInputType | undefined;
     if (!type) return null;
     const name = definition.variable.name.value;
-    properties[name] = described(inputSchemaOf(type), uses.get(name) ?? getNamedType(type).description);
+    const use = uses.get(name);
+    const accepted = acceptedInput(type, use?.accepts, new Set());
+    const named = getNamedType(type);
+    // The document's own words for the variable (`"…" $first: Int`), else the schema's for the
+    // argument or field where it has them, else the service's, else its enum's or input object's.
+    const description =
+      definition.description?.value ?? use?.description ?? accepted.description ?? (isScalarType(named) ? null : named.description);
+    properties[name] = {
+      ...described(accepted, typeof description === 'string' ? description : null),
+      ...(definition.defaultValue ? { default: valueFromASTUntyped(definition.defaultValue) } : {}),
+    };
     if (isNonNullType(type) && !definition.defaultValue) required.push(name);
   }
   return {

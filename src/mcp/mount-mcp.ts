@@ -12,6 +12,7 @@ import { MCP_ROUTE } from '../http/route-config.ts';
 import { SCOPES } from '../services/access-tokens/scopes.ts';
 import { requestFingerprint } from '../services/idempotency/index.ts';
 import { permits } from '../services/principal.ts';
+import type { Principal } from '../services/principal.ts';
 import type { Metrics } from '../telemetry/metrics-types.ts';
 import { callTool, failed } from './call-tool.ts';
 import { errorAnswer, resultAnswer, statusOf } from './mcp-answer.ts';
@@ -41,7 +42,7 @@ export const IDEMPOTENCY_META_KEY = 'io.petstore/idempotency-key';
 /** The body the endpoint reads: one JSON-RPC message, its arguments within. */
 const MAX_BODY_BYTES = 64 * 1024;
 
-/** tools/list in 2026-07-28 says how long its answer holds: the tools change only with a deployment. */
+/** tools/list in 2026-07-28 says how long its answer holds: the tools change only with a deployment (or the caller's scopes). */
 const TOOLS_TTL_MS = 60_000;
 
 const INSTRUCTIONS =
@@ -94,7 +95,6 @@ export async function mountMcp(app: FastifyInstance, { runner, config, db, metri
     scopesOf: (document, operationName) => runner.scopesOf(document, operationName),
     warn: (message, detail) => app.log.warn(detail, message),
   });
-  const listing = JSON.stringify({ tools: [...tools.values()].map((tool) => tool.listing) });
   // What an agent may be granted here: the scopes its tools need, in the catalogue's order (never petstore:keys: no tool mints keys).
   const toolScopes = SCOPES.filter((scope) => [...tools.values()].some((tool) => tool.scopes.has(scope)));
   /**
@@ -111,7 +111,24 @@ export async function mountMcp(app: FastifyInstance, { runner, config, db, metri
     const tool = typeof name === 'string' ? tools.get(name) : undefined;
     return tool && tool.scopes.size > 0 ? [...tool.scopes].join(' ') : sessionScope;
   };
-  const listingModern = `${listing.slice(0, -1)},"ttlMs":${TOOLS_TTL_MS},"cacheScope":"public"}`;
+  /**
+   * tools/list shows a caller what it may call: the tools whose scopes its credential grants (a
+   * read-only key sees no writes to fail on). A call to another is refused as before (403, with
+   * the step-up challenge). The listing is one of at most 2^scopes, each built once; in
+   * 2026-07-28 it says it is the caller's own (`cacheScope: private`).
+   */
+  const listings = new Map<string, { legacy: string; modern: string }>();
+  const listingFor = (principal: Principal): { legacy: string; modern: string } => {
+    const mask = toolScopes.map((scope) => (permits(principal, scope) ? '1' : '0')).join('');
+    let built = listings.get(mask);
+    if (!built) {
+      const granted = [...tools.values()].filter((tool) => [...tool.scopes].every((scope) => permits(principal, scope)));
+      const legacy = JSON.stringify({ tools: granted.map((tool) => tool.listing) });
+      built = { legacy, modern: `${legacy.slice(0, -1)},"ttlMs":${TOOLS_TTL_MS},"cacheScope":"private"}` };
+      listings.set(mask, built);
+    }
+    return built;
+  };
   const capabilities = { tools: { listChanged: false } };
 
   const metadataUrl = (request: FastifyRequest) => `${publicOrigin(config, request)}${MCP_RESOURCE_METADATA}`;
@@ -210,7 +227,11 @@ export async function mountMcp(app: FastifyInstance, { runner, config, db, metri
       span?.setAttributes({ 'mcp.method.name': method, 'gen_ai.tool.name': tool.listing.name, 'gen_ai.operation.name': 'execute_tool' });
       return json;
     }
-    if (method === 'tools/list') return era === 'modern' ? listingModern : listing;
+    if (method === 'tools/list') {
+      // admit() let no message through without a principal.
+      const listing = listingFor(request.principal as Principal);
+      return era === 'modern' ? listing.modern : listing.legacy;
+    }
     if (method === 'initialize' && era === 'legacy') {
       const asked = message.params.protocolVersion;
       const protocolVersion = (LEGACY_VERSIONS as readonly unknown[]).includes(asked) ? asked : LEGACY_VERSIONS[0];

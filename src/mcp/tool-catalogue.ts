@@ -1,7 +1,8 @@
 import { hash } from 'node:crypto';
-import { Kind, parse, validate } from 'graphql';
+import { getArgumentValues, Kind, parse, validate } from 'graphql';
 import type { DocumentNode, GraphQLError, FragmentDefinitionNode, GraphQLSchema, OperationDefinitionNode } from 'graphql';
 import type { Scope } from '../services/access-tokens/scopes.ts';
+import { effectOf } from '../util/mutation-effect.ts';
 import { createValidator } from '../services/validation/validator.ts';
 import type { Validator } from '../services/validation/validator.ts';
 import { defaultDocuments } from './default-documents.ts';
@@ -15,7 +16,47 @@ export interface ToolListing {
   description: string;
   inputSchema: JsonSchema;
   outputSchema: JsonSchema;
-  annotations: { title: string; readOnlyHint: boolean; openWorldHint: boolean };
+  annotations: ToolAnnotations;
+}
+
+/** MCP's annotations of a tool: hints a client may show or act on (a confirmation before a destructive call). */
+export interface ToolAnnotations {
+  title: string;
+  readOnlyHint: boolean;
+  /** Meaningful for a tool that writes: a read-only one leaves both out. */
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint: boolean;
+}
+
+/** The directive a manifest's operation overrides its tool's title and hints with (schema/tools.graphql). */
+const TOOL_DIRECTIVE = 'mcpTool';
+
+/**
+ * A tool's annotations, read from what its operation does: a query reads only; a mutation is
+ * destructive unless every root field it runs only adds, and idempotent unless one adds
+ * (util/mutation-effect.ts, stated per mutation in the schema). No tool reaches past this store
+ * (openWorldHint false). An `@mcpTool` on the operation overrides any of them.
+ */
+function annotationsOf(schema: GraphQLSchema, operation: OperationDefinitionNode, title: string): ToolAnnotations {
+  const mutation = operation.operation === 'mutation';
+  const fields = schema.getMutationType()?.getFields() ?? {};
+  const effects = operation.selectionSet.selections.flatMap((selection) =>
+    selection.kind === Kind.FIELD && fields[selection.name.value] ? [effectOf(fields[selection.name.value] ?? {})] : [],
+  );
+  const read: ToolAnnotations = mutation
+    ? {
+        title,
+        readOnlyHint: false,
+        destructiveHint: effects.some((effect) => effect !== 'adds'),
+        idempotentHint: effects.every((effect) => effect !== 'adds'),
+        openWorldHint: false,
+      }
+    : { title, readOnlyHint: true, openWorldHint: false };
+  const directive = operation.directives?.find((node) => node.name.value === TOOL_DIRECTIVE);
+  const definition = schema.getDirective(TOOL_DIRECTIVE);
+  const overrides = directive && definition ? getArgumentValues(definition, directive) : {};
+  return { ...read, ...overrides };
 }
 
 /** A tool and what running it takes: its operation, where its document comes from, what it needs of a credential. */
@@ -64,7 +105,8 @@ function titleOf(name: string): string {
  * Every tool the server offers, built once at start: one per named query or mutation of each
  * trusted document (subscriptions answer more than once, which a tool call cannot), else of the
  * default documents. The tool is named after its operation; when two documents name one
- * operation alike (two versions of a client), each gets its document's id prefix after the name.
+ * operation alike (two versions of a client), the first keeps the name and the later gets its
+ * document's id prefix after it.
  */
 export function toolCatalogue({ schema, documents, scopesOf, warn }: ToolCatalogueOptions): ReadonlyMap<string, Tool> {
   const sources: [string | null, string][] = documents ? [...documents] : [[null, defaultDocuments(schema)]];
@@ -97,8 +139,14 @@ export function toolCatalogue({ schema, documents, scopesOf, warn }: ToolCatalog
       );
       const root = mutation ? schema.getMutationType() : schema.getQueryType();
       const fallback = rootFields.map((name) => root?.getFields()[name]?.description ?? '').find(Boolean) ?? '';
-      const description = commentAbove(text, operation.loc?.start ?? 0) || fallback || `The ${operation.operation} ${operationName}.`;
-      const title = titleOf(operationName);
+      // The operation's own description (`"…" query Name`), else the comment above it, else its first field's.
+      const description =
+        operation.description?.value ||
+        commentAbove(text, operation.loc?.start ?? 0) ||
+        fallback ||
+        `The ${operation.operation} ${operationName}.`;
+      const annotations = annotationsOf(schema, operation, titleOf(operationName));
+      const title = annotations.title;
       const { $schema, ...checked } = inputSchema;
       found.push({
         name: operationName,
@@ -115,20 +163,23 @@ export function toolCatalogue({ schema, documents, scopesOf, warn }: ToolCatalog
             description,
             inputSchema: { $schema, ...checked },
             outputSchema: dataSchema(schema, operation, fragments),
-            // A mutation may remove (cancelOrder): its destructiveHint stays MCP's default, true.
-            annotations: { title, readOnlyHint: !mutation, openWorldHint: false },
+            annotations,
           },
         },
       });
     }
   }
-  const counts = new Map<string, number>();
-  for (const { name } of found) counts.set(name, (counts.get(name) ?? 0) + 1);
+  // Names stay stable as a manifest grows: the first document naming an operation keeps the name
+  // (an agent's saved tool name goes on working); a later one (a client's next version) is named
+  // with its document's id, and the server says so at start.
   const tools = new Map<string, Tool>();
   for (const { name, tool } of found) {
-    const unique = (counts.get(name) ?? 0) > 1 ? `${name}_${(tool.documentId ?? hash('sha256', tool.text)).slice(0, 8)}` : name;
+    const unique = tools.has(name) ? `${name}_${(tool.documentId ?? hash('sha256', tool.text)).slice(0, 8)}` : name;
     if (unique !== name)
-      warn('MCP: two documents name one operation alike; each tool is named with its document id', { operation: name, tool: unique });
+      warn('MCP: another document names an operation alike; the first keeps the tool name, this one is named with its document id', {
+        operation: name,
+        tool: unique,
+      });
     tools.set(unique, { ...tool, listing: { name: unique, ...tool.listing } });
   }
   return tools;

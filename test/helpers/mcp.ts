@@ -18,6 +18,20 @@ export interface RpcAnswer {
 
 export type Era = 'legacy' | 'modern';
 
+/** The tools a server without a manifest offers, in tools/list's order, and those of them that only read. */
+export const DEFAULT_TOOLS = [
+  'list_pets',
+  'get_pet',
+  'add_pet',
+  'send_message',
+  'get_message',
+  'list_orders',
+  'place_order',
+  'advance_order',
+  'cancel_order',
+];
+export const READ_TOOLS = new Set(['list_pets', 'get_pet', 'get_message', 'list_orders']);
+
 const ENVELOPE = {
   'io.modelcontextprotocol/protocolVersion': '2026-07-28',
   'io.modelcontextprotocol/clientInfo': { name: 'petstore-tests', version: '1.0.0' },

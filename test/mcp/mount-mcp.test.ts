@@ -1,7 +1,8 @@
 import { createApiKey } from '../../src/services/api-keys/index.ts';
+import type { Scope } from '../../src/services/access-tokens/scopes.ts';
 import { describe, expect, it } from '../helpers/fixtures.ts';
 import { LOCAL_AUDIENCE, startLocalIssuer } from '../helpers/local-issuer.ts';
-import { callTool, mcp } from '../helpers/mcp.ts';
+import { callTool, DEFAULT_TOOLS, mcp, READ_TOOLS } from '../helpers/mcp.ts';
 import type { TestApp } from '../helpers/test-app.ts';
 import { defaultDocuments } from '../../src/mcp/default-documents.ts';
 import { petstoreSchema } from '../../src/graphql/petstore-schema.ts';
@@ -11,7 +12,7 @@ import { petstoreSchema } from '../../src/graphql/petstore-schema.ts';
 // Mcp-Method/Mcp-Name headers). The official SDK clients are in sdk-clients.test.ts.
 
 let accounts = 0;
-const keyFor = async (t: TestApp, scopes: ('petstore:read' | 'petstore:write')[] | null = null) => ({
+const keyFor = async (t: TestApp, scopes: Scope[] | null = null) => ({
   authorization: `Bearer ${(await createApiKey(t.db, `mcp-${++accounts}`, { scopes })).key}`,
 });
 
@@ -43,7 +44,8 @@ describe('the protocol', () => {
       _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'petstore-gateway' } },
     });
     const listed = (await mcp(t, 'tools/list', {}, { era: 'modern' })).body.result;
-    expect(listed).toMatchObject({ resultType: 'complete', ttlMs: 60000, cacheScope: 'public' });
+    // The tool list is the caller's own (it shows what the caller's scopes grant).
+    expect(listed).toMatchObject({ resultType: 'complete', ttlMs: 60000, cacheScope: 'private' });
   });
 
   it('answers ping (2025) and accepts notifications with 202 and no body', async ({ t }) => {
@@ -228,6 +230,35 @@ describe('credentials, as an OAuth resource checks them', () => {
     );
   });
 
+  it('lists a caller the tools its scopes grant, an access token’s as a key’s, on both revisions', async ({ t, makeApp }) => {
+    const names = async (app: typeof t, headers: Record<string, string>, era: 'legacy' | 'modern' = 'legacy') =>
+      ((await mcp(app, 'tools/list', {}, { headers, era })).body.result?.tools as { name: string }[]).map((tool) => tool.name);
+    const READS = DEFAULT_TOOLS.filter((name) => READ_TOOLS.has(name));
+    const ALL = DEFAULT_TOOLS;
+    for (const era of ['legacy', 'modern'] as const) {
+      expect(await names(t, await keyFor(t, ['petstore:read']), era)).toEqual(READS);
+      expect(await names(t, await keyFor(t, ['petstore:read', 'petstore:write']), era)).toEqual(ALL);
+      // A write answers its own record, which needs no read scope (docs/mcp.md): write alone lists the writes.
+      expect(await names(t, await keyFor(t, ['petstore:write']), era)).toEqual(ALL.filter((name) => !READS.includes(name)));
+      expect(await names(t, await keyFor(t, ['petstore:keys']), era)).toEqual([]);
+      expect(await names(t, t.auth, era)).toEqual(ALL);
+    }
+    const issuer = await startLocalIssuer();
+    try {
+      const tokens = await makeApp({ OIDC_ISSUERS: issuer.url, OIDC_AUDIENCE: LOCAL_AUDIENCE, OIDC_NEW_SUBJECTS: 'create' });
+      const bearer = async (scope: string) => ({
+        authorization: `Bearer ${await issuer.token('agent-s', { aud: LOCAL_AUDIENCE, scope })}`,
+      });
+      await expect
+        .poll(async () => (await mcp(tokens, 'tools/list', {}, { headers: await bearer('petstore:read') })).res.statusCode)
+        .toBe(200);
+      expect(await names(tokens, await bearer('petstore:read'))).toEqual(READS);
+      expect(await names(tokens, await bearer('petstore:read petstore:write'))).toEqual(ALL);
+    } finally {
+      await issuer.close();
+    }
+  });
+
   it('needs each tool’s scope: a read-only key reads, and a write is 403 insufficient_scope, nothing stored', async ({ t }) => {
     const reader = await keyFor(t, ['petstore:read']);
     expect((await callTool(t, 'list_pets', {}, { headers: reader })).data).toEqual({
@@ -298,7 +329,7 @@ describe('tool calls', () => {
     const typed = await callTool(t, 'list_pets', { first: 'two' });
     expect(typed.res.statusCode).toBe(200);
     expect(typed.body.result?.isError).toBe(true);
-    expect(typed.failure).toEqual({ code: 'VALIDATION_FAILED', message: "Argument 'first' must be an integer or null.", status: 400 });
+    expect(typed.failure).toEqual({ code: 'VALIDATION_FAILED', message: "Argument 'first' must be an integer.", status: 400 });
     expect((await callTool(t, 'get_pet', {})).failure?.message).toBe("Argument 'id' is required.");
     expect((await callTool(t, 'get_pet', { id: '1', extra: true })).failure?.message).toBe("Argument 'extra' is not allowed.");
     // A rule of the service: the same words as GraphQL's for the same operation.

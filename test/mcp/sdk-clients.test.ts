@@ -2,7 +2,7 @@ import { createApiKey } from '../../src/services/api-keys/index.ts';
 import { defaultDocuments } from '../../src/mcp/default-documents.ts';
 import { petstoreSchema } from '../../src/graphql/petstore-schema.ts';
 import { describe, expect, it } from '../helpers/fixtures.ts';
-import { connectSdk, SDK_CLIENTS } from '../helpers/mcp.ts';
+import { connectSdk, DEFAULT_TOOLS, READ_TOOLS, SDK_CLIENTS } from '../helpers/mcp.ts';
 import type { SdkClient } from '../helpers/mcp.ts';
 import type { TestApp } from '../helpers/test-app.ts';
 
@@ -12,18 +12,8 @@ import type { TestApp } from '../helpers/test-app.ts';
 // the GraphQL face answers the same account for the same operation (the SDKs also check it
 // against the tool's output schema, and would throw were it not to match).
 
-const TOOLS = [
-  'list_pets',
-  'get_pet',
-  'add_pet',
-  'send_message',
-  'get_message',
-  'list_orders',
-  'place_order',
-  'advance_order',
-  'cancel_order',
-];
-const READS = new Set(['list_pets', 'get_pet', 'get_message', 'list_orders']);
+const TOOLS = DEFAULT_TOOLS;
+const READS = READ_TOOLS;
 
 interface Result {
   structuredContent?: Record<string, unknown>;
@@ -62,19 +52,39 @@ describe.for(SDK_CLIENTS)('%s', (which) => {
         expect(tool.outputSchema).toMatchObject({ type: 'object' });
         expect(tool.annotations).toMatchObject({ readOnlyHint: READS.has(tool.name), openWorldHint: false });
       }
+      // What each write does, as a client shows it before a call: only adding is neither destructive nor idempotent.
+      const writes = tools.filter((tool) => !READS.has(tool.name));
+      expect(Object.fromEntries(writes.map((tool) => [tool.name, tool.annotations]))).toEqual({
+        add_pet: { title: 'Add pet', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+        send_message: { title: 'Send message', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+        place_order: { title: 'Place order', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+        advance_order: { title: 'Advance order', readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+        cancel_order: { title: 'Cancel order', readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+      });
       const addPet = tools.find((tool) => tool.name === 'add_pet');
       expect(addPet?.inputSchema).toMatchObject({
         required: ['name', 'categoryId'],
         properties: {
-          name: { type: 'string', description: '1-100 characters, not blank.' },
-          categoryId: { type: 'integer', maximum: Number.MAX_SAFE_INTEGER, description: 'A positive integer up to 2^53-1.' },
-          status: { type: ['string', 'null'], enum: ['available', 'pending', 'sold', null], description: 'Defaults to available.' },
+          // What the API accepts (test/mcp/accepted-values.test.ts): createPet refuses an explicit null status.
+          name: { type: 'string', minLength: 1, maxLength: 100, pattern: '\\S', description: '1-100 characters, not blank.' },
+          categoryId: { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'A positive integer up to 2^53-1.' },
+          status: { type: 'string', enum: ['available', 'pending', 'sold'], description: 'Defaults to available.' },
         },
       });
       // int64 ids as the API gives them: GraphQL's ID, a string (an integer taken too, as GraphQL's ID takes one).
       const getPet = tools.find((tool) => tool.name === 'get_pet');
       expect(getPet?.inputSchema).toMatchObject({ properties: { id: { type: ['string', 'integer'] } }, required: ['id'] });
       expect(getPet?.outputSchema).toMatchObject({ properties: { pet: { properties: { id: { type: 'string' } } } } });
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('lists a read-only key only the tools it may call', async ({ t }) => {
+    const { key } = await createApiKey(t.db, `sdk-${++accounts}`, { scopes: ['petstore:read'] });
+    const client = await connectSdk(which, `${await t.listen()}/mcp`, { authorization: `Bearer ${key}` });
+    try {
+      expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(TOOLS.filter((name) => READS.has(name)));
     } finally {
       await client.close();
     }

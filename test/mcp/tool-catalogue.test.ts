@@ -22,6 +22,11 @@ fragment Named on Pet { label: name __typename }
 mutation AddCat($name: String!) { createPet(input: { name: $name, categoryId: 7 }) { id name categoryId } }`,
   anonymous: '{ pets { totalCount } }',
   subscription: 'subscription Watch { petCreated { id } }',
+  described: `"Pets of one status, newest client's view." query Described("How many to show" $n: Int = 2, $status: PetStatus) @mcpTool(title: "Pets by status") {
+  pets(first: $n, status: $status) { totalCount }
+}
+# Cancels, but as the manifest's author says: a confirmation is not needed.
+mutation Undo($id: ID!) @mcpTool(destructiveHint: false) { cancelOrder(id: $id) { cancelledOrderId } }`,
   dupOne: 'query Dup { pets(first: 1) { totalCount } }',
   dupTwo: 'query Dup { pets(first: 2) { totalCount } }',
   heavy: `query Heavy { ${Array.from({ length: 10 }, (_, i) => `p${i}: pets(first: 100) { nodes { id orders { id pet { name } } } }`).join(' ')} }`,
@@ -50,20 +55,21 @@ describe('tools from the trusted-document manifest', () => {
     const { tools } = (await mcp(t, 'tools/list')).body.result as {
       tools: { name: string; description: string; inputSchema: object; outputSchema: object; annotations: object }[];
     };
-    const dup = (text: string) => `Dup_${idOf(text).slice(0, 8)}`;
+    // The first document naming an operation keeps the name: a manifest that grows never renames a tool.
     expect(tools.map((tool) => tool.name)).toEqual([
       'FrontPage',
       'PetName',
       'AddCat',
-      dup(DOCUMENTS.dupOne),
-      dup(DOCUMENTS.dupTwo),
+      'Described',
+      'Undo',
+      'Dup',
+      `Dup_${idOf(DOCUMENTS.dupTwo).slice(0, 8)}`,
       'Heavy',
     ]);
     const warnings = lines.map((line) => JSON.parse(line) as { msg: string }).filter((line) => line.msg.startsWith('MCP'));
     expect(warnings.map((line) => line.msg)).toEqual([
       'MCP: a trusted document does not validate against the schema; it is no tool',
-      'MCP: two documents name one operation alike; each tool is named with its document id',
-      'MCP: two documents name one operation alike; each tool is named with its document id',
+      'MCP: another document names an operation alike; the first keeps the tool name, this one is named with its document id',
     ]);
     const [frontPage, petName, addCat] = tools;
     expect(frontPage).toMatchObject({
@@ -75,7 +81,7 @@ describe('tools from the trusted-document manifest', () => {
           status: {
             type: ['string', 'null'],
             enum: ['available', 'pending', 'sold', null],
-            description: expect.stringContaining('Availability status'),
+            description: 'Filters animals by status.',
           },
         },
       },
@@ -101,7 +107,28 @@ describe('tools from the trusted-document manifest', () => {
         properties: { pet: { type: ['object', 'null'], properties: { label: { type: 'string' }, __typename: { type: 'string' } } } },
       },
     });
-    expect(addCat).toMatchObject({ description: 'Adds a cat (category 7).', annotations: { readOnlyHint: false } });
+    // A mutation that only adds: not destructive, and not idempotent (a repeat adds another).
+    expect(addCat).toMatchObject({
+      description: 'Adds a cat (category 7).',
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    });
+    expect(frontPage?.annotations).toEqual({ title: 'Front page', readOnlyHint: true, openWorldHint: false });
+    // The document's own descriptions (GraphQL's `"…"` on the operation and its variables) and its @mcpTool.
+    const [described, undo] = tools.slice(3);
+    expect(described).toMatchObject({
+      title: 'Pets by status',
+      description: "Pets of one status, newest client's view.",
+      annotations: { title: 'Pets by status', readOnlyHint: true },
+      inputSchema: { properties: { n: { type: 'integer', minimum: 1, maximum: 100, default: 2, description: 'How many to show' } } },
+    });
+    // Cancelling removes (destructive, idempotent); the manifest's author overrode one hint and kept the other.
+    expect(undo?.annotations).toEqual({
+      title: 'Undo',
+      readOnlyHint: false,
+      destructiveHint: false,
+      idempotentHint: true,
+      openWorldHint: false,
+    });
     // Every schema is valid JSON Schema 2020-12, as a client compiles it.
     const ajv = new Ajv2020({ strict: false, validateFormats: false });
     for (const tool of tools) {
@@ -134,7 +161,7 @@ describe('tools from the trusted-document manifest', () => {
     expect((await callTool(t, 'PetName', { id: '1' })).data).toEqual({ pet: { label: 'Tom', __typename: 'Pet' } });
     // The cost limit, as GraphQL applies it to the same document.
     expect((await callTool(t, 'Heavy')).failure?.code).toBe('QUERY_TOO_COMPLEX');
-    // A read-only credential lists every tool, and is refused the write.
+    // A read-only credential is refused the write it is not listed (mount-mcp.test.ts), before anything runs.
     const reader = { authorization: `Bearer ${(await createApiKey(t.db, 'reader', { scopes: ['petstore:read'] })).key}` };
     expect((await callTool(t, 'AddCat', { name: 'Nope' }, { headers: reader })).res.statusCode).toBe(403);
     expect(await t.count('pets')).toBe(1);

@@ -504,6 +504,16 @@ export type ListSizeDirectiveArgs = {
 
 export type ListSizeDirectiveResolver<Result, Parent, ContextType = GraphQLContext, Args = ListSizeDirectiveArgs> = DirectiveResolverFn<Result, Parent, ContextType, Args>;
 
+export type McpToolDirectiveArgs = {
+  destructiveHint?: Maybe<Scalars['Boolean']['input']>;
+  idempotentHint?: Maybe<Scalars['Boolean']['input']>;
+  openWorldHint?: Maybe<Scalars['Boolean']['input']>;
+  readOnlyHint?: Maybe<Scalars['Boolean']['input']>;
+  title?: Maybe<Scalars['String']['input']>;
+};
+
+export type McpToolDirectiveResolver<Result, Parent, ContextType = GraphQLContext, Args = McpToolDirectiveArgs> = DirectiveResolverFn<Result, Parent, ContextType, Args>;
+
 export type ApiKeyResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ApiKey'] = ResolversParentTypes['ApiKey']> = {
   createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
@@ -643,4 +653,5 @@ export type Resolvers<ContextType = GraphQLContext> = {
 export type DirectiveResolvers<ContextType = GraphQLContext> = {
   cost?: CostDirectiveResolver<any, any, ContextType>;
   listSize?: ListSizeDirectiveResolver<any, any, ContextType>;
+  mcpTool?: McpToolDirectiveResolver<any, any, ContextType>;
 };

@@ -1,5 +1,7 @@
 import type { ErrorObject } from 'ajv';
 import { ACCOUNT_NAME_RULE } from '../api-keys/key-format.ts';
+import { ID_TEXT_PATTERN } from './id-argument-schema.ts';
+import { FORMAT_PATTERNS } from './standard-schema.ts';
 
 /**
  * How a caller names a field in its messages, chosen where the input arrived: REST says
@@ -31,6 +33,12 @@ const FORMAT_WORDS: Record<string, string> = {
   int32: 'must be an integer from -2^31 to 2^31−1',
 };
 
+/** A pattern in a schema stated in JSON Schema's own words (standard-schema.ts), worded as what it stands for. */
+const PATTERN_WORDS = new Map<string, string>([
+  ...Object.entries(FORMAT_PATTERNS).map(([format, pattern]): [string, string] => [pattern, FORMAT_WORDS[format] ?? `must be a ${format}`]),
+  [ID_TEXT_PATTERN, `must be an integer from 1 to ${Number.MAX_SAFE_INTEGER} written in plain decimal digits`],
+]);
+
 /** The predicate of an issue: everything after the field's name, ending with a full stop. */
 function problem(issue: ErrorObject): string {
   const params = issue.params as Record<string, unknown>;
@@ -52,7 +60,9 @@ function problem(issue: ErrorObject): string {
     case 'format':
       return `${FORMAT_WORDS[String(params.format)] ?? `must be a ${String(params.format)}`}.`;
     case 'enum':
-      return `must be one of: ${(params.allowedValues as unknown[]).join(', ')}.`;
+      return `must be one of: ${(params.allowedValues as unknown[]).map((value) => (value === null ? 'null' : String(value))).join(', ')}.`;
+    case 'pattern':
+      return `${PATTERN_WORDS.get(String(params.pattern)) ?? `must match ${String(params.pattern)}`}.`;
     case 'decimal':
       return 'must be an integer written in plain decimal digits.';
     case 'wellFormed':
