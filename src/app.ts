@@ -7,7 +7,9 @@ import { migrateToLatest } from './db/migrate.ts';
 import type { MigrationOutcome, MigrationStatus } from './db/migrate.ts';
 import { startDelivery } from './delivery/start-delivery.ts';
 import { mountGraphQL } from './graphql/mount-graphql.ts';
+import { watchManifest } from './config/watch-manifest.ts';
 import { mountMcp } from './mcp/mount-mcp.ts';
+import type { McpFace } from './mcp/mount-mcp.ts';
 import { appVersion } from './config/version.ts';
 import { createFastify } from './http/create-fastify.ts';
 import { GRAPHQL_ROUTE, MCP_ROUTE } from './http/route-config.ts';
@@ -36,8 +38,13 @@ declare module 'fastify' {
     metrics: Metrics;
     /** GET /metrics, built but not listening (server.ts opens it on METRICS_PORT); null while metrics are off. */
     metricsListener: Server | null;
+    /** Reads the trusted-document manifest again now (server.ts on SIGHUP); true if it changed. False without a manifest. */
+    reloadManifest(): boolean;
   }
 }
+
+/** How often the manifest file's modification time is read: a deploy that replaces it takes effect within this. */
+const MANIFEST_POLL_MS = 1000;
 
 /** The face a route belongs to, as metrics and errors tell them apart. */
 const faceOf = (route: string) => (route === GRAPHQL_ROUTE ? 'graphql' : route === MCP_ROUTE ? 'mcp' : 'rest');
@@ -150,16 +157,41 @@ export async function createApp({ config, database = openDatabase(config.databas
     tracing: traced,
   });
   await mountRest(app, { db, verifier, config, limits, probe: database.probe });
+  let mcp: McpFace | null = null;
   if (config.mcp) {
     const { version } = appVersion();
-    await mountMcp(app, {
+    mcp = await mountMcp(app, {
       runner: operations,
+      live,
       config,
       db,
       metrics,
       serverInfo: { name: 'petstore-gateway', title: 'Petstore Gateway', version },
     });
   }
+
+  // The manifest is reloaded without a restart: on SIGHUP (server.ts) and when its file changes.
+  const manifestPath = config.trustedDocumentsPath;
+  const manifest =
+    config.trustedDocuments && manifestPath
+      ? watchManifest(manifestPath, config.trustedDocuments, {
+          pollMs: MANIFEST_POLL_MS,
+          onReloaded: ({ added, removed }) => {
+            app.log.info(
+              { path: manifestPath, added: added.length, removed: removed.length },
+              'trusted documents: the manifest was reloaded',
+            );
+            mcp?.reload();
+          },
+          onRefused: (problem) =>
+            app.log.error(
+              { path: manifestPath },
+              `trusted documents: the manifest changed but is refused, the one in use is kept: ${problem}`,
+            ),
+        })
+      : null;
+  app.decorate('reloadManifest', () => manifest?.reload() ?? false);
+  app.addHook('onClose', async () => manifest?.close());
 
   const worker = startDelivery(db, config.delivery, app.log.child({ component: 'delivery' }), { metrics, tracing: traced });
   app.addHook('onClose', async () => {

@@ -130,6 +130,13 @@ export async function serve(config: Config): Promise<FastifyInstance> {
       },
     );
   };
+  // SIGHUP (systemctl reload): the trusted-document manifest is read again; a broken one is refused and logged.
+  const reload = () => {
+    app.log.info('SIGHUP: reading the trusted-document manifest again');
+    app.reloadManifest();
+  };
+  // Once the process goes, so does it; the SIGTERM and SIGINT handlers exit.
+  process.on('SIGHUP', reload);
   process.once('SIGTERM', () => stop('SIGTERM'));
   process.once('SIGINT', () => stop('SIGINT'));
   return app;

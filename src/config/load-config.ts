@@ -45,13 +45,18 @@ export interface Config {
   /** GraphQL introspection; default on, off in production. */
   graphqlIntrospection: boolean;
   /** Trusted documents by id (GRAPHQL_TRUSTED_DOCUMENTS); in production, the only operations that run. */
-  trustedDocuments: ReadonlyMap<string, string> | null;
+  /** The manifest's documents by id; one map for the server's life, its entries replaced in place by a reload (watch-manifest.ts). */
+  trustedDocuments: Map<string, string> | null;
+  /** Where the manifest is read from (GRAPHQL_TRUSTED_DOCUMENTS), for reloads. */
+  trustedDocumentsPath: string | null;
   /** GraphQL queries and mutations compiled by graphql-jit (GRAPHQL_JIT); default on. */
   graphqlJit: boolean;
   /** The GraphQL schema as an Apollo Federation v2 subgraph (GRAPHQL_FEDERATION); default off. */
   graphqlFederation: boolean;
   /** The MCP endpoint at /mcp, for agents (MCP); default on. */
   mcp: boolean;
+  /** MCP's `validate_graphql` and `execute_graphql` tools, which run any operation an agent writes; off by default, never where only trusted documents run. */
+  mcpExecuteTools: boolean;
   /** GraphQL query answers kept per account, keyed by the data versions they were read under (docs/caching.md). */
   responseCache: ResponseCacheConfig;
   /** br/gzip for answers of at least this many bytes; 0 turns compression off. */
@@ -326,9 +331,11 @@ export function loadConfig(env: Env = process.env): Config {
     graphiql: flag(problems, env, 'GRAPHIQL', nodeEnv !== 'production'),
     graphqlIntrospection: flag(problems, env, 'GRAPHQL_INTROSPECTION', nodeEnv !== 'production'),
     trustedDocuments: trustedDocuments(problems, env),
+    trustedDocumentsPath: env.GRAPHQL_TRUSTED_DOCUMENTS || null,
     graphqlJit: flag(problems, env, 'GRAPHQL_JIT', true),
     graphqlFederation: flag(problems, env, 'GRAPHQL_FEDERATION', false),
     mcp: flag(problems, env, 'MCP', true),
+    mcpExecuteTools: flag(problems, env, 'MCP_EXECUTE_TOOLS', false),
     responseCache: {
       enabled: flag(problems, env, 'RESPONSE_CACHE', true),
       ttlMs: integer(problems, env, 'RESPONSE_CACHE_TTL_MS', 60_000, 1_000, 86_400_000),
@@ -363,6 +370,12 @@ export function loadConfig(env: Env = process.env): Config {
       newAccounts: integer(problems, env, 'NEW_ACCOUNTS_PER_MINUTE', 60, 1, 100_000),
     },
   };
+  // Where only the manifest's documents run, a tool running any document would undo that.
+  if (config.mcpExecuteTools && config.nodeEnv === 'production' && config.trustedDocuments !== null) {
+    problems.push(
+      'MCP_EXECUTE_TOOLS runs any operation an agent writes: it cannot be on where only trusted documents run (NODE_ENV=production with GRAPHQL_TRUSTED_DOCUMENTS).',
+    );
+  }
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
 }

@@ -57,6 +57,7 @@ export const errorCatalogue = {
       mcpBatch: 'Send one JSON-RPC message per request: MCP has no batches since 2025-06-18.',
       mcpProtocolVersion: 'MCP-Protocol-Version {{version}} is not one this server speaks: {{supported}}.',
       mcpToolParams: "tools/call takes params.name (a tool's name, a string) and params.arguments (an object, or absent).",
+      mcpListenParams: 'subscriptions/listen takes params.notifications, an object naming what to hear of (toolsListChanged: true).',
       mcpNameHeader: "The Mcp-Name header must name the tool the body calls ('{{name}}').",
     },
   },
@@ -153,6 +154,10 @@ export const errorCatalogue = {
   ORDER_NOT_FOUND: { status: 404, messages: { byId: 'Order {{id}} could not be found.' } },
   TOOL_NOT_FOUND: { status: 404, messages: { mcpByName: "No tool is named '{{name}}': tools/list names those this server offers." } },
   METHOD_NOT_FOUND: { status: 404, messages: { mcpByName: "This MCP server has no method '{{method}}'." } },
+  RESOURCE_NOT_FOUND: {
+    status: 404,
+    messages: { mcpByUri: "No resource '{{uri}}': resources/list names those this server offers." },
+  },
   METHOD_NOT_ALLOWED: {
     status: 405,
     messages: {

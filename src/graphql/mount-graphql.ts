@@ -245,6 +245,7 @@ export async function mountGraphQL(
     schema,
     scopesOf: (document, operationName) => scopesOf(document, operationName),
     run: (exchange, answer, call) => runner.result(exchange, answer, requests.of(call)),
+    check: (exchange, call) => runner.check(exchange, requests.of(call)),
   };
 }
 

@@ -1,4 +1,4 @@
-import type { DocumentNode, ExecutionResult, GraphQLSchema } from 'graphql';
+import type { DocumentNode, ExecutionResult, GraphQLError, GraphQLSchema } from 'graphql';
 import type { Scope } from '../services/access-tokens/scopes.ts';
 import type { AnswerHeaders, Exchange } from './exchange.ts';
 
@@ -6,7 +6,8 @@ import type { AnswerHeaders, Exchange } from './exchange.ts';
 export interface OperationCall {
   query?: string;
   documentId?: string;
-  operationName: string;
+  /** Which operation of the document; absent: its only one. */
+  operationName?: string;
   variables: Record<string, unknown>;
 }
 
@@ -19,7 +20,9 @@ export interface OperationCall {
 export interface OperationRunner {
   readonly schema: GraphQLSchema;
   /** What a credential must carry for none of the operation's fields to be refused. */
-  scopesOf(document: DocumentNode, operationName: string): ReadonlySet<Scope>;
+  scopesOf(document: DocumentNode, operationName?: string | null): ReadonlySet<Scope>;
   /** The result, errors masked and coded as the GraphQL face answers them; a subscription is refused (NOT_ACCEPTABLE). */
   run(exchange: Exchange, answer: AnswerHeaders | null, call: OperationCall): Promise<ExecutionResult>;
+  /** The errors that would stop the operation before its checks (bounds, syntax, validation against the schema), coded; nothing runs or is charged. */
+  check(exchange: Exchange, call: OperationCall): readonly GraphQLError[];
 }

@@ -26,6 +26,9 @@ export function failed(errors: readonly ErrorBody[]): ToolAnswer {
   return { json: JSON.stringify(result), failures: errors.map((error) => error.code) };
 }
 
+/** The operation an agent's document names, when it names one. */
+const named = (operationName: unknown) => (typeof operationName === 'string' ? { operationName } : {});
+
 function bodyOf(error: GraphQLError): ErrorBody {
   const { code, status } = (error.extensions ?? {}) as { code?: ErrorBody['code']; status?: number };
   return { code: code ?? 'INTERNAL_ERROR', message: error.message, status: status ?? 500 };
@@ -54,11 +57,27 @@ export async function callTool(
     if (error instanceof AppError) return failed([{ code: error.code, message: error.message, status: error.status }]);
     throw error;
   }
-  const result = await runner.run(req, reply, {
-    ...(tool.documentId === null ? { query: tool.text } : { documentId: tool.documentId }),
-    operationName: tool.operationName,
-    variables,
-  });
+  if (tool.kind === 'validate') {
+    const errors = runner.check(req, { query: String(variables.query), ...named(variables.operationName), variables: {} });
+    const checked = { valid: errors.length === 0, errors: errors.map((error) => ({ code: bodyOf(error).code, message: error.message })) };
+    const text = JSON.stringify(checked);
+    return { json: `{"content":[{"type":"text","text":${JSON.stringify(text)}}],"structuredContent":${text}}`, failures: [] };
+  }
+  const result = await runner.run(
+    req,
+    reply,
+    tool.kind === 'execute'
+      ? {
+          query: String(variables.query),
+          ...named(variables.operationName),
+          variables: (variables.variables ?? {}) as Record<string, unknown>,
+        }
+      : {
+          ...(tool.documentId === null ? { query: tool.text } : { documentId: tool.documentId }),
+          operationName: tool.operationName,
+          variables,
+        },
+  );
   if (result.errors?.length) {
     const bodies = result.errors.map(bodyOf);
     const away = bodies.find((body) => body.code === 'SERVICE_UNAVAILABLE');

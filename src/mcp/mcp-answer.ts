@@ -31,7 +31,8 @@ function rpcCodeOf(error: AppError): number {
   if (known !== undefined) return known;
   if (error.code === 'INVALID_JSON') return -32700;
   if (error.code === 'METHOD_NOT_FOUND') return -32601;
-  if (error.code === 'TOOL_NOT_FOUND' || error.said?.name === 'mcpToolParams') return -32602;
+  // A resource not there is invalid params since 2026-07-28 (2025's -32002 is what clients also accept).
+  if (error.code === 'TOOL_NOT_FOUND' || error.code === 'RESOURCE_NOT_FOUND' || error.said?.name === 'mcpToolParams') return -32602;
   if (error.status >= 500) return -32603;
   // The transport's own refusals (401, 403, 406, 413, 429, 400), as the SDK's transports code them.
   return -32000;
@@ -59,7 +60,7 @@ export function errorAnswer(id: RequestId | null, error: AppError): string {
  * challenge, 403, 429 with Retry-After, 400 for a message that cannot be read).
  */
 export function statusOf(error: AppError, era: Era | null): number {
-  if (error.code === 'TOOL_NOT_FOUND' || error.said?.name === 'mcpToolParams') return 200;
+  if (error.code === 'TOOL_NOT_FOUND' || error.code === 'RESOURCE_NOT_FOUND' || error.said?.name === 'mcpToolParams') return 200;
   if (error.code === 'METHOD_NOT_FOUND') return era === 'modern' ? 404 : 200;
   return error.status;
 }

@@ -1,4 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { PassThrough } from 'node:stream';
+import { parse } from 'graphql';
 import type { Kysely } from 'kysely';
 import type { Config } from '../config/load-config.ts';
 import type { Database } from '../db/types.ts';
@@ -10,9 +12,12 @@ import { NO_STORE } from '../http/caching/cache-control.ts';
 import type { OperationRunner } from '../http/operation-runner.ts';
 import { MCP_ROUTE } from '../http/route-config.ts';
 import { SCOPES } from '../services/access-tokens/scopes.ts';
+import type { Scope } from '../services/access-tokens/scopes.ts';
 import { requestFingerprint } from '../services/idempotency/index.ts';
 import { permits } from '../services/principal.ts';
 import type { Principal } from '../services/principal.ts';
+import type { EventStream } from '../services/live/event-stream.ts';
+import type { LiveFeed } from '../services/live/live-feed.ts';
 import type { Metrics } from '../telemetry/metrics-types.ts';
 import { callTool, failed } from './call-tool.ts';
 import { errorAnswer, resultAnswer, statusOf } from './mcp-answer.ts';
@@ -20,10 +25,14 @@ import type { ServerInfo } from './mcp-answer.ts';
 import { LEGACY_VERSIONS, MODERN_VERSIONS, readMessage, requestIdOf } from './mcp-message.ts';
 import type { McpMessage } from './mcp-message.ts';
 import { originAllowed } from './origin-allowed.ts';
+import { agentResources } from './agent-resources.ts';
+import { graphqlTools } from './graphql-tools.ts';
 import { toolCatalogue } from './tool-catalogue.ts';
 import type { Tool } from './tool-catalogue.ts';
 
 export interface MountMcpOptions {
+  /** Where subscriptions/listen streams are held, under each credential's cap, and ended when it stops working. */
+  live: Pick<LiveFeed, 'openStream'>;
   /** The GraphQL pipeline the tools run through (mount-graphql.ts builds it). */
   runner: OperationRunner;
   config: Config;
@@ -38,6 +47,9 @@ export const MCP_RESOURCE_METADATA = `/.well-known/oauth-protected-resource${MCP
 
 /** Where an agent puts a tool call's idempotency key: the call's `_meta`, as MCP carries what a request adds. */
 export const IDEMPOTENCY_META_KEY = 'io.petstore/idempotency-key';
+
+/** How often an idle subscriptions/listen stream says it is alive (a comment line), so proxies keep it open. */
+const KEEP_ALIVE_MS = 15_000;
 
 /** The body the endpoint reads: one JSON-RPC message, its arguments within. */
 const MAX_BODY_BYTES = 64 * 1024;
@@ -87,49 +99,75 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
  * run through the one GraphQL pipeline; the protocol around it (one JSON-RPC message per POST,
  * answered as JSON) is read here, its era told apart by the official SDK's classifier.
  */
-export async function mountMcp(app: FastifyInstance, { runner, config, db, metrics, serverInfo }: MountMcpOptions): Promise<void> {
+export interface McpFace {
+  /** Builds the tools again from the manifest as it is now (a reload), and tells every listener the list changed. */
+  reload(): void;
+}
+
+export async function mountMcp(app: FastifyInstance, { runner, config, db, metrics, serverInfo, live }: MountMcpOptions): Promise<McpFace> {
   app.decorateRequest('mcp', null);
-  const tools = toolCatalogue({
-    schema: runner.schema,
-    documents: config.trustedDocuments,
-    scopesOf: (document, operationName) => runner.scopesOf(document, operationName),
-    warn: (message, detail) => app.log.warn(detail, message),
-  });
-  // What an agent may be granted here: the scopes its tools need, in the catalogue's order (never petstore:keys: no tool mints keys).
-  const toolScopes = SCOPES.filter((scope) => [...tools.values()].some((tool) => tool.scopes.has(scope)));
   /**
-   * The scope a refused message's 401 challenge names: a tool call's, its tool's; anything else
-   * (initialize, tools/list, where a session begins) what the tools listed need, and no more. An
-   * SDK client registers with its issuer for the scope of the first challenge it meets, and an
-   * issuer may then refuse a step-up beyond it (oidc-provider does): a session's first token must
-   * cover the tools it lists. Without a scope named, SDK clients asked for every scope the
-   * metadata lists (2.x), or for none (1.x).
+   * The tools and what follows from them, built at start and again when the manifest is reloaded
+   * (watch-manifest.ts): a message is answered from the catalogue in effect when it arrived.
    */
-  const sessionScope = toolScopes.join(' ');
+  const build = () => {
+    const tools = new Map(
+      toolCatalogue({
+        schema: runner.schema,
+        documents: config.trustedDocuments,
+        scopesOf: (document, operationName) => runner.scopesOf(document, operationName),
+        warn: (message, detail) => app.log.warn(detail, message),
+      }),
+    );
+    if (config.mcpExecuteTools) {
+      for (const tool of graphqlTools()) {
+        if (tools.has(tool.listing.name))
+          app.log.warn({ tool: tool.listing.name }, 'MCP: a manifest operation has the name of a built-in tool; the operation keeps it');
+        else tools.set(tool.listing.name, tool);
+      }
+    }
+    // What an agent may be granted here: the scopes its tools need, in the catalogue's order (never petstore:keys: no tool mints keys).
+    const toolScopes = SCOPES.filter((scope) => [...tools.values()].some((tool) => tool.scopes.has(scope)));
+    /**
+     * tools/list shows a caller what it may call: the tools whose scopes its credential grants (a
+     * read-only key sees no writes to fail on). A call to another is refused as before (403, with
+     * the step-up challenge). The listing is one of at most 2^scopes, each built once; in
+     * 2026-07-28 it says it is the caller's own (`cacheScope: private`).
+     */
+    const listings = new Map<string, { legacy: string; modern: string }>();
+    const listingFor = (principal: Principal): { legacy: string; modern: string } => {
+      const mask = toolScopes.map((scope) => (permits(principal, scope) ? '1' : '0')).join('');
+      let built = listings.get(mask);
+      if (!built) {
+        const granted = [...tools.values()].filter((tool) => [...tool.scopes].every((scope) => permits(principal, scope)));
+        const legacy = JSON.stringify({ tools: granted.map((tool) => tool.listing) });
+        built = { legacy, modern: `${legacy.slice(0, -1)},"ttlMs":${TOOLS_TTL_MS},"cacheScope":"private"}` };
+        listings.set(mask, built);
+      }
+      return built;
+    };
+    /**
+     * The scope a refused message's 401 challenge names, when it is not a tool call's own: what the
+     * tools listed need, and no more. An SDK client registers with its issuer for the scope of the
+     * first challenge it meets, and an issuer may then refuse a step-up beyond it (oidc-provider
+     * does): a session's first token must cover the tools it lists. Without a scope named, SDK
+     * clients asked for every scope the metadata lists (2.x), or for none (1.x).
+     */
+    return { tools, toolScopes, sessionScope: toolScopes.join(' '), listingFor };
+  };
+  let catalogue = build();
   const scopeToAskFor = (message: McpMessage | null): string => {
     const name = message?.kind === 'request' && message.method === 'tools/call' ? message.params.name : undefined;
-    const tool = typeof name === 'string' ? tools.get(name) : undefined;
-    return tool && tool.scopes.size > 0 ? [...tool.scopes].join(' ') : sessionScope;
+    const tool = typeof name === 'string' ? catalogue.tools.get(name) : undefined;
+    return tool && tool.scopes.size > 0 ? [...tool.scopes].join(' ') : catalogue.sessionScope;
   };
-  /**
-   * tools/list shows a caller what it may call: the tools whose scopes its credential grants (a
-   * read-only key sees no writes to fail on). A call to another is refused as before (403, with
-   * the step-up challenge). The listing is one of at most 2^scopes, each built once; in
-   * 2026-07-28 it says it is the caller's own (`cacheScope: private`).
-   */
-  const listings = new Map<string, { legacy: string; modern: string }>();
-  const listingFor = (principal: Principal): { legacy: string; modern: string } => {
-    const mask = toolScopes.map((scope) => (permits(principal, scope) ? '1' : '0')).join('');
-    let built = listings.get(mask);
-    if (!built) {
-      const granted = [...tools.values()].filter((tool) => [...tool.scopes].every((scope) => permits(principal, scope)));
-      const legacy = JSON.stringify({ tools: granted.map((tool) => tool.listing) });
-      built = { legacy, modern: `${legacy.slice(0, -1)},"ttlMs":${TOOLS_TTL_MS},"cacheScope":"private"}` };
-      listings.set(mask, built);
-    }
-    return built;
-  };
-  const capabilities = { tools: { listChanged: false } };
+  // A 2025 client has no way to hear of a change on this stateless server (its GET stream is 405);
+  // a 2026-07-28 one listens with subscriptions/listen.
+  const resourcesCapability = { subscribe: false, listChanged: false };
+  const capabilities = { tools: { listChanged: false }, resources: resourcesCapability };
+  const modernCapabilities = { tools: { listChanged: true }, resources: resourcesCapability };
+  const resources = agentResources(runner.schema, () => (app as { swagger?: () => unknown }).swagger?.() ?? null);
+  const resourceList = JSON.stringify({ resources: resources.map(({ read: _read, open: _open, ...listed }) => listed) });
 
   const metadataUrl = (request: FastifyRequest) => `${publicOrigin(config, request)}${MCP_RESOURCE_METADATA}`;
   const sendRefusal = (reply: FastifyReply, error: AppError): FastifyReply => {
@@ -153,7 +191,7 @@ export async function mountMcp(app: FastifyInstance, { runner, config, db, metri
     // a 401's also the scope to ask for (RFC 6750 §3), as a 403's names the scope missing.
     const challenge = reply.getHeader('www-authenticate');
     if (typeof challenge === 'string') {
-      const scope = error.code === 'UNAUTHORIZED' && sessionScope !== '' ? `, scope="${scopeToAskFor(message)}"` : '';
+      const scope = error.code === 'UNAUTHORIZED' && catalogue.sessionScope !== '' ? `, scope="${scopeToAskFor(message)}"` : '';
       reply.header('WWW-Authenticate', `${challenge}${scope}, resource_metadata="${metadataUrl(request)}"`);
     }
     const id = message?.kind === 'request' ? message.id : requestIdOf(request.body);
@@ -179,6 +217,24 @@ export async function mountMcp(app: FastifyInstance, { runner, config, db, metri
     succeeded: (_payload, request) => exchangeOf(request).failure === undefined,
   });
 
+  /**
+   * What an agent's own document needs (execute_graphql), read before it runs so a call short of
+   * it gets the step-up challenge, as a listed tool's does. Parsed under a token bound (the body
+   * is at most 64 KiB); a document that does not parse needs nothing here: the pipeline refuses it.
+   * The fields still check their scopes as they run.
+   */
+  const scopesOfDocument = (query: unknown, operationName: unknown): ReadonlySet<Scope> => {
+    if (typeof query !== 'string') return new Set();
+    try {
+      return runner.scopesOf(
+        parse(query, { maxTokens: 20_000, noLocation: true }),
+        typeof operationName === 'string' ? operationName : null,
+      );
+    } catch {
+      return new Set();
+    }
+  };
+
   /** Reads the message, then who may send it: any method needs a credential, a tool the scopes its operation needs. */
   function admit(request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void): void {
     const exchange = exchangeOf(request);
@@ -195,14 +251,15 @@ export async function mountMcp(app: FastifyInstance, { runner, config, db, metri
     if (message.kind !== 'request' || message.method !== 'tools/call') return done(edgeRefusal ?? undefined);
     const { name, arguments: args } = message.params;
     if (typeof name !== 'string' || (args !== undefined && !isObject(args))) return done(AppError.of('VALIDATION_FAILED', 'mcpToolParams'));
-    const tool = tools.get(name);
+    const tool = catalogue.tools.get(name);
     if (!tool) return done(AppError.of('TOOL_NOT_FOUND', 'mcpByName', { name: name.slice(0, 100) }));
     exchange.tool = tool;
     request.operation = `tools/call ${tool.listing.name}`;
     if (edgeRefusal) return done(edgeRefusal);
-    const missing = [...tool.scopes].filter((scope) => !permits(principal, scope));
+    const needed = tool.kind === 'execute' ? scopesOfDocument(args?.query, args?.operationName) : tool.scopes;
+    const missing = [...needed].filter((scope) => !permits(principal, scope));
     // The challenge names every scope the tool needs, so a client steps up once.
-    if (missing.length > 0) return done(AppError.of('INSUFFICIENT_SCOPE', 'missing', { scope: [...tool.scopes].join(' ') }));
+    if (missing.length > 0) return done(AppError.of('INSUFFICIENT_SCOPE', 'missing', { scope: [...needed].join(' ') }));
     done();
   }
 
@@ -229,7 +286,7 @@ export async function mountMcp(app: FastifyInstance, { runner, config, db, metri
     }
     if (method === 'tools/list') {
       // admit() let no message through without a principal.
-      const listing = listingFor(request.principal as Principal);
+      const listing = catalogue.listingFor(request.principal as Principal);
       return era === 'modern' ? listing.modern : listing.legacy;
     }
     if (method === 'initialize' && era === 'legacy') {
@@ -240,14 +297,85 @@ export async function mountMcp(app: FastifyInstance, { runner, config, db, metri
     if (method === 'server/discover' && era === 'modern') {
       return JSON.stringify({
         supportedVersions: [...MODERN_VERSIONS],
-        capabilities,
+        capabilities: modernCapabilities,
         instructions: INSTRUCTIONS,
         ttlMs: TOOLS_TTL_MS,
         cacheScope: 'public',
       });
     }
+    // 2026-07-28 says how long each holds and whom for: the list is everyone's; a document as its HTTP route shares it.
+    if (method === 'resources/list')
+      return era === 'modern' ? `${resourceList.slice(0, -1)},"ttlMs":${TOOLS_TTL_MS},"cacheScope":"public"}` : resourceList;
+    if (method === 'resources/read') {
+      const uri = message.params.uri;
+      const resource = resources.find((listed) => listed.uri === uri);
+      if (!resource) throw AppError.of('RESOURCE_NOT_FOUND', 'mcpByUri', { uri: String(uri).slice(0, 200) });
+      const contents = { contents: [{ uri: resource.uri, mimeType: resource.mimeType, text: resource.read() }] };
+      return JSON.stringify(
+        era === 'modern'
+          ? { ...contents, ttlMs: TOOLS_TTL_MS, cacheScope: resource.open(config.graphqlIntrospection) ? 'public' : 'private' }
+          : contents,
+      );
+    }
+    if (method === 'subscriptions/listen' && era === 'modern') return listen(request, reply, message);
     if (method === 'ping' && era === 'legacy') return '{}';
     throw AppError.of('METHOD_NOT_FOUND', 'mcpByName', { method: method.slice(0, 100) });
+  }
+
+  /** The open subscriptions/listen streams of this instance that asked to hear of tool-list changes. */
+  const listeners = new Set<EventStream<string>>();
+
+  /**
+   * subscriptions/listen (2026-07-28): the answer is a stream of Server-Sent Events carrying the
+   * notifications the client asked for that this server sends: `notifications/tools/list_changed`
+   * when a reload changes the tools (resources do not change). It opens with the acknowledgement
+   * of what is honoured, keeps alive with a comment every KEEP_ALIVE_MS, and counts against the
+   * credential's cap of subscriptions (SUBSCRIPTIONS_PER_KEY). A credential that stops working
+   * ends it with a JSON-RPC error saying why; the server going away ends it with the empty result
+   * (the spec's graceful close), so the client listens again elsewhere. Each instance tells of its
+   * own reloads: a fleet reloads every instance (SIGHUP to each).
+   */
+  function listen(request: FastifyRequest, reply: FastifyReply, message: McpMessage & { kind: 'request' }): FastifyReply {
+    const requested = message.params.notifications;
+    if (!isObject(requested)) throw AppError.of('VALIDATION_FAILED', 'mcpListenParams');
+    const honored = requested.toolsListChanged === true ? { toolsListChanged: true } : {};
+    const meta = { 'io.modelcontextprotocol/subscriptionId': message.id };
+    const events = live.openStream<string>(request.principal as Principal, () => listeners.delete(events));
+    const out = new PassThrough();
+    const send = (payload: string) => out.write(`event: message\ndata: ${payload}\n\n`);
+    const notify = (method: string, params: object = {}) =>
+      send(JSON.stringify({ jsonrpc: '2.0', method, params: { ...params, _meta: meta } }));
+    notify('notifications/subscriptions/acknowledged', { notifications: honored });
+    if (honored.toolsListChanged) listeners.add(events);
+    else events.end();
+    const keepAlive = setInterval(() => out.write(': keepalive\n\n'), KEEP_ALIVE_MS).unref();
+    // The client went away: nothing more is written, and its place under the cap is given back.
+    reply.raw.once('close', () => void events.return());
+    void (async () => {
+      for await (const event of events) {
+        if (event instanceof AppError) {
+          exchangeOf(request).failure = event.code;
+          send(errorAnswer(message.id, event));
+        } else notify(event);
+      }
+      clearInterval(keepAlive);
+      if (!reply.raw.destroyed && exchangeOf(request).failure === undefined)
+        send(
+          JSON.stringify({
+            jsonrpc: '2.0',
+            id: message.id,
+            result: { resultType: 'complete', _meta: { ...meta, 'io.modelcontextprotocol/serverInfo': serverInfo } },
+          }),
+        );
+      out.end();
+    })();
+    exchangeOf(request).framed = true;
+    return reply
+      .code(200)
+      .header('Content-Type', 'text/event-stream')
+      .header('Cache-Control', 'no-cache, no-transform')
+      .header('X-Accel-Buffering', 'no')
+      .send(out);
   }
 
   /** The result as the JSON-RPC response to its request, after an idempotent call's result is kept (or replayed). */
@@ -313,9 +441,19 @@ export async function mountMcp(app: FastifyInstance, { runner, config, db, metri
     reply.header('Cache-Control', pinned ? 'public, max-age=300' : NO_STORE).send({
       resource: config.oidc?.audience ?? `${publicOrigin(config, request)}${MCP_ROUTE}`,
       ...(config.oidc ? { authorization_servers: config.oidc.issuers } : {}),
-      scopes_supported: toolScopes,
+      scopes_supported: catalogue.toolScopes,
       bearer_methods_supported: ['header'],
       resource_name: `${serverInfo.title} (MCP)`,
     }),
   );
+  return {
+    reload() {
+      catalogue = build();
+      app.log.info(
+        { tools: [...catalogue.tools.keys()], listeners: listeners.size },
+        'MCP: the tools were built again from the reloaded manifest',
+      );
+      for (const listener of listeners) listener.push('notifications/tools/list_changed');
+    },
+  };
 }

@@ -62,6 +62,8 @@ function annotationsOf(schema: GraphQLSchema, operation: OperationDefinitionNode
 /** A tool and what running it takes: its operation, where its document comes from, what it needs of a credential. */
 export interface Tool {
   listing: ToolListing;
+  /** An operation of a document (the catalogue's), or one of the tools that take an agent's own document (graphql-tools.ts). */
+  kind: 'operation' | 'validate' | 'execute';
   operationName: string;
   /** The trusted document's id (bare hex) when the tool is the manifest's; else its text runs. */
   documentId: string | null;
@@ -151,6 +153,7 @@ export function toolCatalogue({ schema, documents, scopesOf, warn }: ToolCatalog
       found.push({
         name: operationName,
         tool: {
+          kind: 'operation',
           operationName,
           documentId,
           text,

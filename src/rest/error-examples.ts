@@ -37,6 +37,7 @@ const EXAMPLE_VALUES: Record<Placeholder, string | number> = {
   version: '2024-11-05',
   supported: '2026-07-28, 2025-11-25, 2025-06-18',
   origin: 'https://evil.example',
+  uri: 'petstore://nothing',
 };
 
 /**

@@ -32,7 +32,7 @@ export const DEFAULT_TOOLS = [
 ];
 export const READ_TOOLS = new Set(['list_pets', 'get_pet', 'get_message', 'list_orders']);
 
-const ENVELOPE = {
+export const ENVELOPE = {
   'io.modelcontextprotocol/protocolVersion': '2026-07-28',
   'io.modelcontextprotocol/clientInfo': { name: 'petstore-tests', version: '1.0.0' },
   'io.modelcontextprotocol/clientCapabilities': {},
@@ -95,6 +95,8 @@ export interface SdkClient {
     tools: { name: string; description?: string; inputSchema: object; outputSchema?: object; annotations?: object }[];
   }>;
   callTool(call: { name: string; arguments?: Record<string, unknown>; _meta?: Record<string, unknown> }): Promise<unknown>;
+  listResources(): Promise<{ resources: { uri: string; name: string; title?: string; mimeType?: string }[] }>;
+  readResource(read: { uri: string }): Promise<{ contents: { uri: string; mimeType?: string; text?: string }[] }>;
   close(): Promise<void>;
 }
 

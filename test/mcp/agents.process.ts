@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -118,6 +119,42 @@ describe.runIf(ENGINE === 'sqlite')('docs/mcp.md, pasted as written', { timeout:
   });
 });
 
+describe.runIf(ENGINE === 'sqlite')('the manifest reloaded on SIGHUP, as systemctl reload sends it', { timeout: 120_000 }, () => {
+  it('reads the file again, logs it, and lists the new tools; a broken file is refused and the server keeps serving', async ({
+    databaseUrl,
+    serve,
+    tmp,
+  }) => {
+    const path = join(tmp, 'persisted-documents.json');
+    const manifest = (texts: string[]) =>
+      JSON.stringify(Object.fromEntries(texts.map((text) => [`sha256:${createHash('sha256').update(text).digest('hex')}`, text])));
+    const first = 'query First { pets(first: 1) { totalCount } }';
+    writeFileSync(path, manifest([first]));
+    const server = await serve({ DATABASE_URL: databaseUrl, GRAPHQL_TRUSTED_DOCUMENTS: path, LOG_LEVEL: 'info' });
+    const key = server.output().match(/psk_[A-Za-z0-9_-]+/)?.[0] ?? '';
+    const client = await connectSdk('SDK 1.x', `${server.origin}/mcp`, { authorization: `Bearer ${key}` });
+    try {
+      const names = async () => (await client.listTools()).tools.map((tool) => tool.name);
+      expect(await names()).toEqual(['First']);
+      writeFileSync(path, manifest([first, 'query Second { orders { totalCount } }']));
+      server.process.kill('SIGHUP');
+      await expect.poll(names, { timeout: 10_000 }).toEqual(['First', 'Second']);
+      // Log lines reach stdout in batches.
+      await expect.poll(() => server.stdout(), { timeout: 10_000 }).toContain('SIGHUP: reading the trusted-document manifest again');
+      await expect.poll(() => server.stdout(), { timeout: 10_000 }).toContain('trusted documents: the manifest was reloaded');
+      writeFileSync(path, 'not json');
+      server.process.kill('SIGHUP');
+      await expect
+        .poll(() => server.stdout(), { timeout: 10_000 })
+        .toContain('the manifest changed but is refused, the one in use is kept');
+      expect(await names()).toEqual(['First', 'Second']);
+    } finally {
+      await client.close();
+    }
+    expect(await server.stop('SIGTERM')).toBe(0);
+  });
+});
+
 describe.runIf(ENGINE === 'sqlite')('@modelcontextprotocol/conformance (the official suite), on Node 22', { timeout: 600_000 }, () => {
   it('passes every scenario that applies to a server with its own tools; the rest are listed, with why, in its baseline', async ({
     databaseUrl,
@@ -136,7 +173,7 @@ describe.runIf(ENGINE === 'sqlite')('@modelcontextprotocol/conformance (the offi
       );
       const summary = out.slice(out.indexOf('=== SUMMARY ==='));
       expect(code, out.slice(-6000)).toBe(0);
-      for (const scenario of ['server-initialize', 'ping', 'tools-list', 'dns-rebinding-protection']) {
+      for (const scenario of ['server-initialize', 'ping', 'tools-list', 'resources-list', 'dns-rebinding-protection']) {
         expect(summary).toMatch(new RegExp(`✓ ${scenario}: [1-9]\\d* passed, 0 failed`));
       }
     } finally {

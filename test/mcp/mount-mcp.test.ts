@@ -37,7 +37,8 @@ describe('the protocol', () => {
     expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
     expect(body.result).toMatchObject({
       supportedVersions: ['2026-07-28'],
-      capabilities: { tools: { listChanged: false } },
+      // A 2026-07-28 client hears of a reloaded tool list over subscriptions/listen (manifest-reload.test.ts).
+      capabilities: { tools: { listChanged: true }, resources: { subscribe: false, listChanged: false } },
       resultType: 'complete',
       ttlMs: 60000,
       cacheScope: 'public',
@@ -63,7 +64,7 @@ describe('the protocol', () => {
   it('refuses an unknown method (2025: in the answer; 2026-07-28: 404), an unknown tool and bad tool params with JSON-RPC errors', async ({
     t,
   }) => {
-    const legacy = await mcp(t, 'resources/list');
+    const legacy = await mcp(t, 'prompts/list');
     expect(legacy.res.statusCode).toBe(200);
     expect(legacy.body.error).toMatchObject({ code: -32601, data: { code: 'METHOD_NOT_FOUND', status: 404 } });
     const modern = await mcp(t, 'ping', {}, { era: 'modern' });

@@ -92,6 +92,8 @@ export interface GraphQLRunner {
   stream: StreamOperation;
   /** A result as a JSON answer of `mediaType`, its status by GraphQL over HTTP's rules. */
   json: (outcome: ExecutionResult, mediaType: JsonType) => Promise<JsonAnswer>;
+  /** The errors that would stop the operation before its checks (its document's bounds, syntax, validation), run nothing. */
+  check: (exchange: Exchange, asked: OperationRequest) => readonly GraphQLError[];
 }
 
 /** An operation of a document, checked to be the one to run and valid, about to pass its checks. */
@@ -311,7 +313,18 @@ export function graphqlRunner(options: GraphQLRunnerOptions): GraphQLRunner {
     return { status: unavailable ? 503 : status, type, headers, body: JSON.stringify(outcome) };
   }
 
-  return { answer, result, stream, json };
+  /** Whether the operation would pass the pipeline up to its checks: the same parse bounds, cache and validation, nothing charged or run. */
+  function check(exchange: Exchange, asked: OperationRequest): readonly GraphQLError[] {
+    let prepared: Prepared | ExecutionResult;
+    try {
+      prepared = prepare(exchange, null, asked, false);
+    } catch (error) {
+      prepared = refusal(exchange, error);
+    }
+    return 'args' in prepared ? [] : (masked(prepared).errors ?? []);
+  }
+
+  return { answer, result, stream, json, check };
 }
 
 /**

@@ -28,6 +28,11 @@ export interface LiveFeed {
   messageUpdated(principal: Principal, id: string, naming?: FieldNaming): Promise<AsyncIterableIterator<Message | AppError>>;
   /** A WebSocket the credential keeps open, within its cap (key-streams.ts); closed, saying why, when the credential stops working. */
   holdSocket: KeyStreams['holdSocket'];
+  /**
+   * A stream of another face's own events (MCP's subscriptions/listen), within the credential's
+   * cap of subscriptions, stopped saying why when the credential stops working, ended at shutdown.
+   */
+  openStream: KeyStreams['open'];
   /** Subscriptions open on this instance. */
   openCount(): number;
   /** Ends every stream (the server is going away); subscribers see a normal end and may subscribe elsewhere. */
@@ -120,6 +125,7 @@ export function createLiveFeed(db: Kysely<Database>, { pollMs, perKey, onError }
     },
 
     holdSocket: streams.holdSocket,
+    openStream: (principal, onEnd) => streams.open(principal, onEnd),
     openCount: streams.openCount,
     close() {
       poller.stop();
