@@ -246,6 +246,10 @@ export async function mountGraphQL(
     scopesOf: (document, operationName) => scopesOf(document, operationName),
     run: (exchange, answer, call) => runner.result(exchange, answer, requests.of(call)),
     check: (exchange, call) => runner.check(exchange, requests.of(call)),
+    subscribe: async (exchange, call) => {
+      const streaming = runner.stream(exchange, null, requests.of(call));
+      return 'refused' in streaming ? { errors: [...streaming.refused] } : streaming.begin();
+    },
   };
 }
 

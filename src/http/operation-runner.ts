@@ -23,6 +23,12 @@ export interface OperationRunner {
   scopesOf(document: DocumentNode, operationName?: string | null): ReadonlySet<Scope>;
   /** The result, errors masked and coded as the GraphQL face answers them; a subscription is refused (NOT_ACCEPTABLE). */
   run(exchange: Exchange, answer: AnswerHeaders | null, call: OperationCall): Promise<ExecutionResult>;
+  /**
+   * A subscription's events, as GraphQL's streaming transports get them (the same checks, per-key
+   * cap, revocation ending it with a last error): each result masked, or the one result that
+   * refused it before it began.
+   */
+  subscribe(exchange: Exchange, call: OperationCall): Promise<ExecutionResult | AsyncIterable<ExecutionResult>>;
   /** The errors that would stop the operation before its checks (bounds, syntax, validation against the schema), coded; nothing runs or is charged. */
   check(exchange: Exchange, call: OperationCall): readonly GraphQLError[];
 }

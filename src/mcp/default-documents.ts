@@ -3,7 +3,8 @@ import { recordSelection } from './record-selection.ts';
 
 /**
  * The tools a server without a trusted-document manifest offers: the contract's operations, as
- * GraphQL documents, each operation a tool named after it. The comment above an operation is
+ * GraphQL documents, each query and mutation a tool named after it, each subscription something
+ * an agent listens to (event-sources in tool-catalogue.ts). The comment above an operation is
  * the tool's description, as it would be in a manifest. A pet or an order is selected as its
  * whole record, read from the schema (record-selection.ts), so an agent reads what a REST client
  * would, and a field added to the type reaches the tools with nothing to edit here.
@@ -56,6 +57,16 @@ mutation place_order($petId: ID!, $quantity: Int, $shipDate: DateTime) {
 # Move one of your orders one step forward: placed → approved → delivered (experimental). Delivery sells the pet.
 mutation advance_order($id: ID!, $status: OrderStatus!) {
   advanceOrder(id: $id, status: $status) ${order}
+}
+
+# Each pet added to the store from now on, optionally only those of one status.
+subscription pet_created($status: PetStatus) {
+  petCreated(status: $status) ${pet}
+}
+
+# One of your messages as it is now, then each change of its delivery, until it is sent or failed.
+subscription message_updated($id: ID!) {
+  messageUpdated(id: $id) { id message status attempts failureReason createdAt updatedAt }
 }
 
 # Cancel one of your orders before delivery (experimental): it is removed and its pet is available again.

@@ -1,14 +1,17 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { PassThrough } from 'node:stream';
 import { parse } from 'graphql';
+import type { ExecutionResult } from 'graphql';
 import type { Kysely } from 'kysely';
 import type { Config } from '../config/load-config.ts';
 import type { Database } from '../db/types.ts';
 import { AppError, toErrorBody } from '../errors/index.ts';
+import type { ErrorCode } from '../errors/index.ts';
 import { unauthorized } from '../http/auth/bearer-token.ts';
 import { errorHandler, replyWithError } from '../http/errors/error-handler.ts';
 import { idempotencyHooks } from '../http/idempotency/idempotency-hooks.ts';
 import { NO_STORE } from '../http/caching/cache-control.ts';
+import { lineWhenClosedEarly } from '../http/logging/access-log.ts';
 import type { OperationRunner } from '../http/operation-runner.ts';
 import { MCP_ROUTE } from '../http/route-config.ts';
 import { SCOPES } from '../services/access-tokens/scopes.ts';
@@ -16,7 +19,7 @@ import type { Scope } from '../services/access-tokens/scopes.ts';
 import { requestFingerprint } from '../services/idempotency/index.ts';
 import { permits } from '../services/principal.ts';
 import type { Principal } from '../services/principal.ts';
-import type { EventStream } from '../services/live/event-stream.ts';
+import { EventStream } from '../services/live/event-stream.ts';
 import type { LiveFeed } from '../services/live/live-feed.ts';
 import type { Metrics } from '../telemetry/metrics-types.ts';
 import { callTool, failed } from './call-tool.ts';
@@ -27,8 +30,8 @@ import type { McpMessage } from './mcp-message.ts';
 import { originAllowed } from './origin-allowed.ts';
 import { agentResources } from './agent-resources.ts';
 import { graphqlTools } from './graphql-tools.ts';
-import { toolCatalogue } from './tool-catalogue.ts';
-import type { Tool } from './tool-catalogue.ts';
+import { EVENTS_URI, toolCatalogue } from './tool-catalogue.ts';
+import type { EventSource, Tool } from './tool-catalogue.ts';
 
 export interface MountMcpOptions {
   /** Where subscriptions/listen streams are held, under each credential's cap, and ended when it stops working. */
@@ -47,6 +50,25 @@ export const MCP_RESOURCE_METADATA = `/.well-known/oauth-protected-resource${MCP
 
 /** Where an agent puts a tool call's idempotency key: the call's `_meta`, as MCP carries what a request adds. */
 export const IDEMPOTENCY_META_KEY = 'io.petstore/idempotency-key';
+
+/** A notification a listen stream carries. */
+interface Outbound {
+  method: string;
+  params: object;
+}
+
+/** Resource subscriptions one listen may carry. */
+const MAX_EVENT_SOURCES = 10;
+
+/** Where a resources/updated notification of an event source carries the event's data (a `_meta` key of this server's). */
+export const EVENT_META_KEY = 'io.petstore/event';
+
+/** A GraphQL result's first error as the catalogue's refusal (its code and words, as the GraphQL face answered it). */
+function appErrorOf(result: ExecutionResult): AppError {
+  const error = result.errors?.[0];
+  const code = (error?.extensions?.code as ErrorCode | undefined) ?? 'INTERNAL_ERROR';
+  return AppError.worded(code, error?.message ?? 'The subscription could not start.');
+}
 
 /** How often an idle subscriptions/listen stream says it is alive (a comment line), so proxies keep it open. */
 const KEEP_ALIVE_MS = 15_000;
@@ -111,14 +133,15 @@ export async function mountMcp(app: FastifyInstance, { runner, config, db, metri
    * (watch-manifest.ts): a message is answered from the catalogue in effect when it arrived.
    */
   const build = () => {
-    const tools = new Map(
-      toolCatalogue({
-        schema: runner.schema,
-        documents: config.trustedDocuments,
-        scopesOf: (document, operationName) => runner.scopesOf(document, operationName),
-        warn: (message, detail) => app.log.warn(detail, message),
-      }),
-    );
+    const built = toolCatalogue({
+      schema: runner.schema,
+      documents: config.trustedDocuments,
+      scopesOf: (document, operationName) => runner.scopesOf(document, operationName),
+      warn: (message, detail) => app.log.warn(detail, message),
+    });
+    const tools = new Map(built.tools);
+    const events = built.events;
+    const templates = JSON.stringify({ resourceTemplates: [...events.values()].map((source) => source.template) });
     if (config.mcpExecuteTools) {
       for (const tool of graphqlTools()) {
         if (tools.has(tool.listing.name))
@@ -153,7 +176,7 @@ export async function mountMcp(app: FastifyInstance, { runner, config, db, metri
      * does): a session's first token must cover the tools it lists. Without a scope named, SDK
      * clients asked for every scope the metadata lists (2.x), or for none (1.x).
      */
-    return { tools, toolScopes, sessionScope: toolScopes.join(' '), listingFor };
+    return { tools, events, templates, toolScopes, sessionScope: toolScopes.join(' '), listingFor };
   };
   let catalogue = build();
   const scopeToAskFor = (message: McpMessage | null): string => {
@@ -165,7 +188,8 @@ export async function mountMcp(app: FastifyInstance, { runner, config, db, metri
   // a 2026-07-28 one listens with subscriptions/listen.
   const resourcesCapability = { subscribe: false, listChanged: false };
   const capabilities = { tools: { listChanged: false }, resources: resourcesCapability };
-  const modernCapabilities = { tools: { listChanged: true }, resources: resourcesCapability };
+  // A 2026-07-28 client listens to the API's subscriptions as resource subscriptions (resources/templates/list names them).
+  const modernCapabilities = { tools: { listChanged: true }, resources: { ...resourcesCapability, subscribe: true } };
   const resources = agentResources(runner.schema, () => (app as { swagger?: () => unknown }).swagger?.() ?? null);
   const resourceList = JSON.stringify({ resources: resources.map(({ read: _read, open: _open, ...listed }) => listed) });
 
@@ -306,6 +330,20 @@ export async function mountMcp(app: FastifyInstance, { runner, config, db, metri
     // 2026-07-28 says how long each holds and whom for: the list is everyone's; a document as its HTTP route shares it.
     if (method === 'resources/list')
       return era === 'modern' ? `${resourceList.slice(0, -1)},"ttlMs":${TOOLS_TTL_MS},"cacheScope":"public"}` : resourceList;
+    if (method === 'resources/templates/list')
+      return era === 'modern' ? `${catalogue.templates.slice(0, -1)},"ttlMs":${TOOLS_TTL_MS},"cacheScope":"public"}` : catalogue.templates;
+    if (method === 'resources/read' && typeof message.params.uri === 'string' && message.params.uri.startsWith(EVENTS_URI)) {
+      // An event source read says what listening to it gives: its events' shape, and the request that listens.
+      const { uri } = message.params;
+      const { source } = eventSourceOf(uri);
+      const text = JSON.stringify({
+        description: source.template.description,
+        listen: { method: 'subscriptions/listen', params: { notifications: { resourceSubscriptions: [uri] } } },
+        eventSchema: source.eventSchema,
+      });
+      const contents = { contents: [{ uri, mimeType: 'application/json', text }] };
+      return JSON.stringify(era === 'modern' ? { ...contents, ttlMs: TOOLS_TTL_MS, cacheScope: 'public' } : contents);
+    }
     if (method === 'resources/read') {
       const uri = message.params.uri;
       const resource = resources.find((listed) => listed.uri === uri);
@@ -317,13 +355,13 @@ export async function mountMcp(app: FastifyInstance, { runner, config, db, metri
           : contents,
       );
     }
-    if (method === 'subscriptions/listen' && era === 'modern') return listen(request, reply, message);
+    if (method === 'subscriptions/listen' && era === 'modern') return await listen(request, reply, message);
     if (method === 'ping' && era === 'legacy') return '{}';
     throw AppError.of('METHOD_NOT_FOUND', 'mcpByName', { method: method.slice(0, 100) });
   }
 
   /** The open subscriptions/listen streams of this instance that asked to hear of tool-list changes. */
-  const listeners = new Set<EventStream<string>>();
+  const listeners = new Set<EventStream<Outbound>>();
 
   /**
    * subscriptions/listen (2026-07-28): the answer is a stream of Server-Sent Events carrying the
@@ -335,29 +373,93 @@ export async function mountMcp(app: FastifyInstance, { runner, config, db, metri
    * (the spec's graceful close), so the client listens again elsewhere. Each instance tells of its
    * own reloads: a fleet reloads every instance (SIGHUP to each).
    */
-  function listen(request: FastifyRequest, reply: FastifyReply, message: McpMessage & { kind: 'request' }): FastifyReply {
+  async function listen(request: FastifyRequest, reply: FastifyReply, message: McpMessage & { kind: 'request' }): Promise<FastifyReply> {
     const requested = message.params.notifications;
     if (!isObject(requested)) throw AppError.of('VALIDATION_FAILED', 'mcpListenParams');
-    const honored = requested.toolsListChanged === true ? { toolsListChanged: true } : {};
+    const uris = requested.resourceSubscriptions ?? [];
+    if (!Array.isArray(uris) || uris.length > MAX_EVENT_SOURCES || uris.some((uri) => typeof uri !== 'string'))
+      throw AppError.of('VALIDATION_FAILED', 'mcpListenParams');
+    const principal = request.principal as Principal;
+    // Every URI is known, its variables good and its scopes held, before anything starts.
+    const wanted = (uris as string[]).map((uri) => ({ uri, ...eventSourceOf(uri) }));
+    for (const { source } of wanted) {
+      if ([...source.scopes].some((scope) => !permits(principal, scope)))
+        throw AppError.of('INSUFFICIENT_SCOPE', 'missing', { scope: [...source.scopes].join(' ') });
+    }
+    // Each subscription starts as GraphQL's do (its checks, the per-key cap); one refused refuses the listen, before its answer begins.
+    const started: { uri: string; results: AsyncIterator<ExecutionResult> }[] = [];
+    let events: EventStream<Outbound> | undefined;
+    const stopAll = () => {
+      for (const { results } of started) void results.return?.();
+    };
+    try {
+      for (const { uri, source, variables } of wanted) {
+        const results = await runner.subscribe(request, {
+          ...(source.documentId === null ? { query: source.text } : { documentId: source.documentId }),
+          operationName: source.operationName,
+          variables,
+        });
+        if (!(Symbol.asyncIterator in results)) throw appErrorOf(results);
+        started.push({ uri, results: results[Symbol.asyncIterator]() });
+      }
+      // Hearing of tool-list changes holds a place of its own under the cap; resource subscriptions hold theirs as they run.
+      events =
+        requested.toolsListChanged === true || started.length === 0
+          ? live.openStream<Outbound>(principal, () => listeners.delete(events as EventStream<Outbound>))
+          : new EventStream<Outbound>(() => undefined);
+    } catch (error) {
+      stopAll();
+      throw error;
+    }
+    const stream = events as EventStream<Outbound>;
+    const honored = {
+      ...(requested.toolsListChanged === true ? { toolsListChanged: true } : {}),
+      ...(started.length > 0 ? { resourceSubscriptions: started.map(({ uri }) => uri) } : {}),
+    };
     const meta = { 'io.modelcontextprotocol/subscriptionId': message.id };
-    const events = live.openStream<string>(request.principal as Principal, () => listeners.delete(events));
     const out = new PassThrough();
     const send = (payload: string) => out.write(`event: message\ndata: ${payload}\n\n`);
     const notify = (method: string, params: object = {}) =>
-      send(JSON.stringify({ jsonrpc: '2.0', method, params: { ...params, _meta: meta } }));
+      send(
+        JSON.stringify({
+          jsonrpc: '2.0',
+          method,
+          params: { ...params, _meta: { ...meta, ...('_meta' in params ? (params._meta as object) : {}) } },
+        }),
+      );
     notify('notifications/subscriptions/acknowledged', { notifications: honored });
-    if (honored.toolsListChanged) listeners.add(events);
-    else events.end();
+    if (honored.toolsListChanged) listeners.add(stream);
+    // Each subscription's events become resources/updated for its URI, its data in `_meta`; an error ends the listen saying why.
+    let running = started.length;
+    for (const { uri, results } of started) {
+      void (async () => {
+        for (let next = await results.next(); !next.done; next = await results.next()) {
+          if (next.value.errors?.length) return stream.stop(appErrorOf(next.value));
+          stream.push({ method: 'notifications/resources/updated', params: { uri, _meta: { [EVENT_META_KEY]: next.value.data } } });
+        }
+        // Ended (a message reached its final status): the listen goes on while anything else is listened to.
+        if (--running === 0 && !honored.toolsListChanged) stream.end();
+      })().catch((error: unknown) => stream.stop(error instanceof AppError ? error : AppError.of('INTERNAL_ERROR', 'default')));
+    }
+    if (!honored.toolsListChanged && started.length === 0) stream.end();
     const keepAlive = setInterval(() => out.write(': keepalive\n\n'), KEEP_ALIVE_MS).unref();
-    // The client went away: nothing more is written, and its place under the cap is given back.
-    reply.raw.once('close', () => void events.return());
+    // The client went away: nothing more is written, and its places under the cap are given back.
+    // Fastify completes a request only once its answer finished: a stream closed early gets its access line and its count here.
+    lineWhenClosedEarly(reply);
+    reply.raw.once('close', () => {
+      stopAll();
+      void stream.return();
+      if (metrics.enabled && !reply.raw.writableFinished)
+        metrics.mcpOperation('subscriptions/listen', undefined, exchangeOf(request).failure, reply.elapsedTime / 1000);
+    });
     void (async () => {
-      for await (const event of events) {
+      for await (const event of stream) {
         if (event instanceof AppError) {
           exchangeOf(request).failure = event.code;
           send(errorAnswer(message.id, event));
-        } else notify(event);
+        } else notify(event.method, event.params);
       }
+      stopAll();
       clearInterval(keepAlive);
       if (!reply.raw.destroyed && exchangeOf(request).failure === undefined)
         send(
@@ -376,6 +478,22 @@ export async function mountMcp(app: FastifyInstance, { runner, config, db, metri
       .header('Cache-Control', 'no-cache, no-transform')
       .header('X-Accel-Buffering', 'no')
       .send(out);
+  }
+
+  /** The event source a URI names (`petstore://subscriptions/<name>?<variables>`), its variables typed as its schema states and checked. */
+  function eventSourceOf(uri: string): { source: EventSource; variables: Record<string, unknown> } {
+    const missing = () => AppError.of('RESOURCE_NOT_FOUND', 'mcpByUri', { uri: uri.slice(0, 200) });
+    if (!uri.startsWith(EVENTS_URI) || uri.length > 2000) throw missing();
+    const url = new URL(uri);
+    const source = catalogue.events.get(decodeURIComponent(url.pathname.slice(1)));
+    if (!source) throw missing();
+    const variables: Record<string, unknown> = {};
+    for (const [name, value] of url.searchParams) {
+      const type = source.variables.properties[name]?.type;
+      const integer = type === 'integer' || (Array.isArray(type) && type.includes('integer') && !type.includes('string'));
+      variables[name] = integer && /^-?[0-9]{1,16}$/.test(value) ? Number(value) : value;
+    }
+    return { source, variables: source.checkVariables(variables, (field) => (field === '' ? 'The URI' : `Variable '${field}'`)) };
   }
 
   /** The result as the JSON-RPC response to its request, after an idempotent call's result is kept (or replayed). */
@@ -453,7 +571,7 @@ export async function mountMcp(app: FastifyInstance, { runner, config, db, metri
         { tools: [...catalogue.tools.keys()], listeners: listeners.size },
         'MCP: the tools were built again from the reloaded manifest',
       );
-      for (const listener of listeners) listener.push('notifications/tools/list_changed');
+      for (const listener of listeners) listener.push({ method: 'notifications/tools/list_changed', params: {} });
     },
   };
 }

@@ -74,6 +74,27 @@ export interface Tool {
   checkArguments: Validator<Record<string, unknown>>;
 }
 
+/**
+ * A subscription operation as something an agent listens to: a resource template
+ * (`petstore://subscriptions/<name>{?variables}`) whose URIs go in subscriptions/listen's
+ * `resourceSubscriptions`; each event is a `notifications/resources/updated` carrying its data.
+ */
+export interface EventSource {
+  template: { uriTemplate: string; name: string; title: string; description: string; mimeType: string };
+  operationName: string;
+  documentId: string | null;
+  text: string;
+  scopes: ReadonlySet<Scope>;
+  /** The variables a URI's query carries, as a tool's input schema states them. */
+  variables: JsonSchema & { properties: Record<string, JsonSchema> };
+  checkVariables: Validator<Record<string, unknown>>;
+  /** The shape of each event's data. */
+  eventSchema: JsonSchema;
+}
+
+/** Where an event source's URIs start: the name follows, then its variables as a query. */
+export const EVENTS_URI = 'petstore://subscriptions/';
+
 export interface ToolCatalogueOptions {
   schema: GraphQLSchema;
   /** The trusted-document manifest (id → text), or null: the default tools (default-documents.ts). */
@@ -110,7 +131,11 @@ function titleOf(name: string): string {
  * operation alike (two versions of a client), the first keeps the name and the later gets its
  * document's id prefix after it.
  */
-export function toolCatalogue({ schema, documents, scopesOf, warn }: ToolCatalogueOptions): ReadonlyMap<string, Tool> {
+export function toolCatalogue({ schema, documents, scopesOf, warn }: ToolCatalogueOptions): {
+  tools: ReadonlyMap<string, Tool>;
+  events: ReadonlyMap<string, EventSource>;
+} {
+  const events = new Map<string, EventSource>();
   const sources: [string | null, string][] = documents ? [...documents] : [[null, defaultDocuments(schema)]];
   const found: { tool: Omit<Tool, 'listing'> & { listing: Omit<ToolListing, 'name'> }; name: string }[] = [];
   for (const [documentId, text] of sources) {
@@ -130,11 +155,36 @@ export function toolCatalogue({ schema, documents, scopesOf, warn }: ToolCatalog
     for (const definition of document.definitions)
       if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
     for (const definition of document.definitions) {
-      if (definition.kind !== Kind.OPERATION_DEFINITION || definition.operation === 'subscription' || !definition.name) continue;
+      if (definition.kind !== Kind.OPERATION_DEFINITION || !definition.name) continue;
       const operation: OperationDefinitionNode = definition;
       const operationName = definition.name.value;
       const inputSchema = variablesSchema(schema, operation);
       if (!inputSchema) continue;
+      // A subscription answers more than once, which a tool call cannot: it is listened to instead. The first of a name keeps it.
+      if (operation.operation === 'subscription') {
+        if (events.has(operationName)) continue;
+        const { $schema: _dialect, ...checked } = inputSchema;
+        const names = Object.keys((checked.properties ?? {}) as object);
+        const field = operation.selectionSet.selections.find((selection) => selection.kind === Kind.FIELD);
+        const fallback = field?.kind === Kind.FIELD ? (schema.getSubscriptionType()?.getFields()[field.name.value]?.description ?? '') : '';
+        events.set(operationName, {
+          template: {
+            uriTemplate: `${EVENTS_URI}${operationName}${names.length > 0 ? `{?${names.join(',')}}` : ''}`,
+            name: operationName,
+            title: titleOf(operationName),
+            description: operation.description?.value || commentAbove(text, operation.loc?.start ?? 0) || fallback,
+            mimeType: 'application/json',
+          },
+          operationName,
+          documentId,
+          text,
+          scopes: scopesOf(document, operationName),
+          variables: inputSchema as EventSource['variables'],
+          checkVariables: createValidator<Record<string, unknown>>(checked),
+          eventSchema: dataSchema(schema, operation, fragments),
+        });
+        continue;
+      }
       const mutation = operation.operation === 'mutation';
       const rootFields = operation.selectionSet.selections.flatMap((selection) =>
         selection.kind === Kind.FIELD ? [selection.name.value] : [],
@@ -185,5 +235,5 @@ export function toolCatalogue({ schema, documents, scopesOf, warn }: ToolCatalog
       });
     tools.set(unique, { ...tool, listing: { name: unique, ...tool.listing } });
   }
-  return tools;
+  return { tools, events };
 }

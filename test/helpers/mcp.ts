@@ -143,3 +143,64 @@ export async function finishSdkAuth(
   const transport = transportFor(which, url, {}, authProvider);
   await (transport instanceof Transport1 ? transport.finishAuth(code) : transport.finishAuth(code, iss));
 }
+
+export interface Listening {
+  status: number;
+  contentType: string | null;
+  /** Every JSON-RPC message the stream carried so far. */
+  messages: Record<string, unknown>[];
+  /** Resolves once the server ends the stream. */
+  ended: Promise<void>;
+  cancel(): Promise<void>;
+}
+
+/** subscriptions/listen over a real socket, as a 2026-07-28 client sends it; its events read as they come. */
+export async function listen(
+  t: TestApp,
+  headers: Record<string, string> = t.auth,
+  notifications: object = { toolsListChanged: true },
+): Promise<Listening> {
+  // Leaving closes the connection, as a client that stops listening does.
+  const leave = new AbortController();
+  const res = await fetch(`${await t.listen()}/mcp`, {
+    signal: leave.signal,
+    method: 'POST',
+    headers: {
+      ...headers,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': 'subscriptions/listen',
+    },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 'listen-1', method: 'subscriptions/listen', params: { notifications, _meta: ENVELOPE } }),
+  });
+  const messages: Record<string, unknown>[] = [];
+  // A refusal is one JSON-RPC answer, not a stream.
+  if (res.headers.get('content-type')?.startsWith('application/json')) {
+    messages.push((await res.json()) as Record<string, unknown>);
+    return { status: res.status, contentType: res.headers.get('content-type'), messages, ended: Promise.resolve(), cancel: async () => {} };
+  }
+  const reader = res.body?.getReader();
+  const decoder = new TextDecoder();
+  let buffer = '';
+  const ended = (async () => {
+    for (let chunk = await reader?.read(); chunk && !chunk.done; chunk = await reader?.read()) {
+      buffer += decoder.decode(chunk.value, { stream: true });
+      for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
+        const data = buffer
+          .slice(0, end)
+          .split('\n')
+          .find((line) => line.startsWith('data: '));
+        buffer = buffer.slice(end + 2);
+        if (data) messages.push(JSON.parse(data.slice(6)) as Record<string, unknown>);
+      }
+    }
+  })().catch(() => undefined);
+  return {
+    status: res.status,
+    contentType: res.headers.get('content-type'),
+    messages,
+    ended,
+    cancel: async () => void (await reader?.cancel()),
+  };
+}

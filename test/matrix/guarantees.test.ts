@@ -3,7 +3,7 @@ import { createApiKey } from '../../src/services/api-keys/index.ts';
 import type { Scope } from '../../src/services/access-tokens/scopes.ts';
 import { describe, expect, it } from '../helpers/fixtures.ts';
 import type { TestApp } from '../helpers/test-app.ts';
-import { callTool } from '../helpers/mcp.ts';
+import { callTool, listen } from '../helpers/mcp.ts';
 
 // Every guarantee on every transport that carries it (issue 46): one test per cell of
 // guarantee × transport, the same assertion through each transport's own wire format. A
@@ -163,6 +163,18 @@ async function overSocket(t: TestApp, query: string, headers: Headers): Promise<
   });
 }
 
+/** The API's petCreated listened to over MCP (subscriptions/listen, 2026-07-28): accepted once acknowledged, or its refusal's status and code. */
+async function heldListen(t: TestApp, headers: Headers): Promise<Held> {
+  const listening = await listen(t, headers, { resourceSubscriptions: ['petstore://subscriptions/pet_created'] });
+  const release = () => void listening.cancel();
+  if (listening.status !== 200) {
+    const code = (listening.messages[0] as { error?: { data?: { code?: string } } } | undefined)?.error?.data?.code ?? 'ERROR';
+    return { outcome: { status: listening.status, code, data: null, replayed: false }, release };
+  }
+  await expect.poll(() => listening.messages.length).toBeGreaterThan(0);
+  return { outcome: { status: 200, code: null, data: 'subscribed', replayed: false }, release };
+}
+
 /** A tool call over MCP (2026-07-28): its refusal's or failure's code, its structured content. An Idempotency-Key goes in the call's `_meta`, as an agent sends it. */
 async function overMcp(t: TestApp, tool: string, args: Record<string, unknown>, headers: Headers): Promise<Outcome> {
   const { 'idempotency-key': key, ...rest } = headers;
@@ -258,6 +270,15 @@ const TRANSPORTS: Transport[] = [
       }),
   },
   {
+    name: 'MCP subscriptions/listen',
+    read: async (t, headers) => {
+      const held = await heldListen(t, headers);
+      held.release();
+      return held.outcome;
+    },
+    hold: heldListen,
+  },
+  {
     name: 'MCP tools/call',
     read: (t, headers) => overMcp(t, 'list_pets', { first: 2 }, headers),
     write: (t, headers, name) => overMcp(t, 'add_pet', { name, categoryId: 1 }, headers),
@@ -271,6 +292,8 @@ const NOT_CARRIED: Record<string, Record<string, string>> = {
     'subscription over SSE': 'a subscription has one root field and the depth limit bounds what is under it: none can reach the limit',
     'subscription over multipart (Apollo)': 'as over SSE: one root field, bounded by the depth limit',
     'graphql-ws (subscriptions)': 'a subscription has one root field and the depth limit bounds what is under it: none can reach the limit',
+    'MCP subscriptions/listen':
+      'it runs the manifest’s subscriptions (one root field each, bounded by the depth limit), never a document of the agent’s',
     'MCP tools/call':
       'a tool runs a fixed document: the default tools are bounded by their arguments (first ≤ 100); a manifest tool over the limit is refused QUERY_TOO_COMPLEX (test/mcp/tool-catalogue.test.ts)',
   },
@@ -279,6 +302,7 @@ const NOT_CARRIED: Record<string, Record<string, string>> = {
     'subscription over SSE': 'a stream is never kept, and an event is the subscriber’s own',
     'subscription over multipart (Apollo)': 'a stream is never kept, and an event is the subscriber’s own',
     'graphql-ws (subscriptions)': 'a stream is never kept, and an event is the subscriber’s own',
+    'MCP subscriptions/listen': 'a stream is never kept, and an event is the subscriber’s own',
     'federation _entities': 'a query like any other, on the path of GraphQL POST (its row here)',
     'MCP tools/call': 'a tool call is never kept: each runs (the response cache serves GraphQL over HTTP)',
   },
@@ -444,9 +468,11 @@ describe('the metric: every exchange counted, by face', () => {
     const counted =
       name === 'REST'
         ? /^http_server_request_duration_seconds_count\{[^}]*http_route="\/v1\/pets"[^}]*\} (\d+)$/m
-        : name.startsWith('MCP')
-          ? /^mcp_server_operation_duration_seconds_count\{mcp_method_name="tools\/call"[^}]*\} (\d+)$/m
-          : /^graphql_server_operation_duration_seconds_count\{[^}]*\} (\d+)$/m;
+        : name === 'MCP subscriptions/listen'
+          ? /^mcp_server_operation_duration_seconds_count\{mcp_method_name="subscriptions\/listen"[^}]*\} (\d+)$/m
+          : name.startsWith('MCP')
+            ? /^mcp_server_operation_duration_seconds_count\{mcp_method_name="tools\/call"[^}]*\} (\d+)$/m
+            : /^graphql_server_operation_duration_seconds_count\{[^}]*\} (\d+)$/m;
     const count = async () =>
       [...(await t.scrape()).matchAll(new RegExp(counted.source, 'gm'))].reduce((sum, match) => sum + Number(match[1]), 0);
     const before = await count();

@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createApiKey, revokeOwnKey } from '../../src/services/api-keys/index.ts';
 import { describe, expect, it } from '../helpers/fixtures.ts';
-import { ENVELOPE, mcp } from '../helpers/mcp.ts';
+import { listen, mcp } from '../helpers/mcp.ts';
 import type { TestApp } from '../helpers/test-app.ts';
 
 // The manifest reloaded without a restart (its file changed, or SIGHUP): the tools are built
@@ -16,59 +16,6 @@ const SECOND = '"Counts the orders." query Second { orders { totalCount } }';
 
 function writeManifest(path: string, texts: string[]): void {
   writeFileSync(path, JSON.stringify(Object.fromEntries(texts.map((text) => [`sha256:${idOf(text)}`, text]))));
-}
-
-interface Listening {
-  status: number;
-  contentType: string | null;
-  /** Every JSON-RPC message the stream carried so far. */
-  messages: Record<string, unknown>[];
-  /** Resolves once the server ends the stream. */
-  ended: Promise<void>;
-  cancel(): Promise<void>;
-}
-
-/** subscriptions/listen over a real socket, as a 2026-07-28 client sends it; its events read as they come. */
-async function listen(
-  t: TestApp,
-  headers: Record<string, string> = t.auth,
-  notifications: object = { toolsListChanged: true },
-): Promise<Listening> {
-  const res = await fetch(`${await t.listen()}/mcp`, {
-    method: 'POST',
-    headers: {
-      ...headers,
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': '2026-07-28',
-      'mcp-method': 'subscriptions/listen',
-    },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 'listen-1', method: 'subscriptions/listen', params: { notifications, _meta: ENVELOPE } }),
-  });
-  const messages: Record<string, unknown>[] = [];
-  const reader = res.body?.getReader();
-  const decoder = new TextDecoder();
-  let buffer = '';
-  const ended = (async () => {
-    for (let chunk = await reader?.read(); chunk && !chunk.done; chunk = await reader?.read()) {
-      buffer += decoder.decode(chunk.value, { stream: true });
-      for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
-        const data = buffer
-          .slice(0, end)
-          .split('\n')
-          .find((line) => line.startsWith('data: '));
-        buffer = buffer.slice(end + 2);
-        if (data) messages.push(JSON.parse(data.slice(6)) as Record<string, unknown>);
-      }
-    }
-  })().catch(() => undefined);
-  return {
-    status: res.status,
-    contentType: res.headers.get('content-type'),
-    messages,
-    ended,
-    cancel: async () => void (await reader?.cancel()),
-  };
 }
 
 const toolNames = async (t: TestApp) => ((await mcp(t, 'tools/list')).body.result?.tools as { name: string }[]).map((tool) => tool.name);
@@ -150,7 +97,7 @@ describe('a manifest reloaded while serving', () => {
     const second = await listen(t, auth);
     expect(second.status).toBe(429);
     await second.ended;
-    expect(second.messages).toEqual([]);
+    expect(second.messages).toMatchObject([{ id: 'listen-1', error: { data: { code: 'TOO_MANY_SUBSCRIPTIONS', status: 429 } } }]);
     // Revoked: the stream ends with an error saying why, and the key's place is given back.
     await revokeOwnKey(
       t.db,

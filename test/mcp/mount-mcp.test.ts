@@ -37,8 +37,8 @@ describe('the protocol', () => {
     expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
     expect(body.result).toMatchObject({
       supportedVersions: ['2026-07-28'],
-      // A 2026-07-28 client hears of a reloaded tool list over subscriptions/listen (manifest-reload.test.ts).
-      capabilities: { tools: { listChanged: true }, resources: { subscribe: false, listChanged: false } },
+      // A 2026-07-28 client hears of a reloaded tool list, and listens to the API's subscriptions, over subscriptions/listen.
+      capabilities: { tools: { listChanged: true }, resources: { subscribe: true, listChanged: false } },
       resultType: 'complete',
       ttlMs: 60000,
       cacheScope: 'public',
