@@ -64,7 +64,21 @@ export interface RunningServer {
  * any) printed. On `env.PORT` when given (a restart behind a balancer), else on a free port.
  */
 export async function startServer(env: Record<string, string>): Promise<RunningServer> {
-  const port = env.PORT ? Number(env.PORT) : await freePort();
+  // A free port found here may be taken before the server binds it (the system hands the same
+  // ephemeral ports to outgoing connections: the database's, a balancer's): then another is tried.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOn(env.PORT ? Number(env.PORT) : await freePort(), env);
+    } catch (error) {
+      if (env.PORT || attempt >= 5 || !(error instanceof PortTaken)) throw error;
+    }
+  }
+}
+
+/** The server exited because its port was taken between finding it free and binding it. */
+class PortTaken extends Error {}
+
+async function startOn(port: number, env: Record<string, string>): Promise<RunningServer> {
   const child = spawn(process.execPath, [BIN, 'serve'], {
     env: { ...process.env, LOG_LEVEL: 'warn', ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -79,7 +93,10 @@ export async function startServer(env: Record<string, string>): Promise<RunningS
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const origin = `http://127.0.0.1:${port}`;
   for (const deadline = Date.now() + 120_000; !/Petstore Gateway is ready at /.test(output);) {
-    if (child.exitCode !== null) throw new Error(`server exited early: ${output}`);
+    if (child.exitCode !== null) {
+      const early = `server exited early: ${output}`;
+      throw /port \d+ is already in use/.test(output) ? new PortTaken(early) : new Error(early);
+    }
     if (Date.now() > deadline) throw new Error(`server did not start: ${output}`);
     await new Promise((r) => setTimeout(r, 50));
   }
