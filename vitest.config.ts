@@ -1,11 +1,14 @@
 import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   resolve: {
-    // Node loads graphql's CommonJS build for both our code and Yoga's; Vite would pick the
-    // ESM build for ours, giving two GraphQLError classes and breaking instanceof.
-    alias: [{ find: /^graphql$/, replacement: 'graphql/index.js' }],
+    // Our code gets the graphql build Node loads for Yoga's and graphql-jit's (graphql 16's
+    // CommonJS one; 17's ESM one, by its export conditions): Vite would pick another for ours
+    // (16's ESM build, 17's development build), giving two GraphQLError classes and breaking
+    // instanceof.
+    alias: [{ find: /^graphql$/, replacement: fileURLToPath(import.meta.resolve('graphql')) }],
   },
   test: {
     // The in-process tier (npm test). Server processes and browsers: vitest.process.config.ts.

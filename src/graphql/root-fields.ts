@@ -1,13 +1,26 @@
-import { getDirectiveValues, getOperationAST, GraphQLIncludeDirective, GraphQLSkipDirective, Kind } from 'graphql';
+import { getOperationAST, Kind } from 'graphql';
 import type { DocumentNode, FieldNode, FragmentDefinitionNode, FragmentSpreadNode, InlineFragmentNode, SelectionSetNode } from 'graphql';
 import { operationFact } from './document-entry.ts';
 
 type Variables = Record<string, unknown> | undefined;
+type Selection = FieldNode | FragmentSpreadNode | InlineFragmentNode;
+
+/**
+ * The `if:` of @skip or @include on a selection, with the request's variables; undefined without
+ * the directive. Read from the node, not through graphql's getDirectiveValues, whose variables
+ * argument changed shape in graphql 17 (the document is valid by now: `if` is a Boolean or a variable).
+ */
+function condition(node: Selection, directive: 'skip' | 'include', variables: Record<string, unknown>): unknown {
+  const value = node.directives?.find((d) => d.name.value === directive)?.arguments?.find((a) => a.name.value === 'if')?.value;
+  if (value?.kind === Kind.BOOLEAN) return value.value;
+  if (value?.kind === Kind.VARIABLE) return variables[value.name.value];
+  return undefined;
+}
 
 /** Whether @skip / @include leave this selection in, with the request's variables. */
-function included(node: FieldNode | FragmentSpreadNode | InlineFragmentNode, variables: Variables): boolean {
-  if (getDirectiveValues(GraphQLSkipDirective, node, variables)?.if === true) return false;
-  return getDirectiveValues(GraphQLIncludeDirective, node, variables)?.if !== false;
+function included(node: Selection, variables: Record<string, unknown>): boolean {
+  if (condition(node, 'skip', variables) === true) return false;
+  return condition(node, 'include', variables) !== false;
 }
 
 interface Collect {
