@@ -79,7 +79,7 @@ async function launch(name: string, args: string[], env: Record<string, string>,
  * ready line names what runs (`revision` for an archive with no git, else git's commit).
  */
 export function buildProject(dir = root, revision?: string): void {
-  execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(dir, 'tsconfig.build.json')], {
+  execFileSync(process.execPath, [join(root, 'node_modules/typescript-7/bin/tsc'), '-p', join(dir, 'tsconfig.build.json')], {
     stdio: 'inherit',
   });
   execFileSync(process.execPath, [join(dir, 'dist/config/write-build-info.js')], {

@@ -7,6 +7,13 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { unsupportedNode } from './supported-node.js';
+
+const refusal = unsupportedNode(process.version);
+if (refusal) {
+  process.stderr.write(`petstore: ${refusal}\n`);
+  process.exit(1);
+}
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const built = join(root, 'dist', 'cli', 'main.js');

@@ -17,7 +17,9 @@ async function checkRedis(): Promise<void> {
     await redis.connect();
     await redis.ping();
   } catch (error) {
-    throw new Error(`TEST_REDIS_URL is set, but Redis cannot be reached: ${error instanceof Error ? error.message : String(error)}`);
+    throw new Error(`TEST_REDIS_URL is set, but Redis cannot be reached: ${error instanceof Error ? error.message : String(error)}`, {
+      cause: error,
+    });
   } finally {
     redis.disconnect();
   }
@@ -44,6 +46,7 @@ export default async function setup(): Promise<void> {
     const url = new URL(TEST_DATABASE_URL);
     throw new Error(
       `TEST_DATABASE_URL is set, but PostgreSQL at ${url.hostname}:${url.port || 5432}${url.pathname} cannot be reached: ${error instanceof Error ? error.message : String(error)}`,
+      { cause: error },
     );
   } finally {
     await client.end().catch(() => undefined);

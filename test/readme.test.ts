@@ -110,7 +110,7 @@ describe('the files the docs name', () => {
   const quoted = docLines.flatMap(({ at, text }) => [...text.matchAll(/`([^`\s]+)`/g)].map((m) => ({ at, name: m[1] ?? '' })));
 
   it('exist: every path written from the top (src/…, test/…) and every file named alone (`mask-error.ts`)', () => {
-    // A folder git ignores (`.ci/ccache/`) is made by a run, not cloned: a clean checkout has none.
+    // A folder git ignores (`build/image/`) is made by a run, not cloned: a clean checkout has none.
     const made = readFileSync(new URL('.gitignore', root), 'utf8')
       .split('\n')
       .filter((line) => line.endsWith('/'));

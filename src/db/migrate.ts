@@ -1,5 +1,6 @@
-import { Migrator, sql } from 'kysely';
+import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
+import { Migrator } from 'kysely/migration';
 import { explainError } from './database-error.ts';
 import { engineOf } from './engine.ts';
 import { migrations } from './migrations/index.ts';

@@ -1,7 +1,8 @@
 import { mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
 import { sql } from 'kysely';
-import type { Kysely, Migration } from 'kysely';
+import type { Kysely } from 'kysely';
+import type { Migration } from 'kysely/migration';
 import { loadConfig } from '../../src/config/load-config.ts';
 import { openDatabase } from '../../src/db/connection.ts';
 import { underMigrationLock } from '../../src/db/migrate.ts';

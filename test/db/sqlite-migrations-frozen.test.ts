@@ -1,4 +1,5 @@
-import { Kysely, Migrator } from 'kysely';
+import { Kysely } from 'kysely';
+import { Migrator } from 'kysely/migration';
 import SQLite from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { migrations } from '../../src/db/migrations/index.ts';

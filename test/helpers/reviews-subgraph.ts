@@ -60,16 +60,18 @@ export interface ReviewsSubgraph {
 /** The reviews subgraph on loopback (Yoga over @apollo/subgraph), until closed. */
 export async function startReviewsSubgraph(): Promise<ReviewsSubgraph> {
   const batches: string[][] = [];
-  const schema = buildSubgraphSchema({
-    typeDefs: parse(REVIEWS_SDL),
-    resolvers: {
-      Query: { topPets: () => TOP_PETS.map((id) => ({ id })) },
-      Pet: {
-        __resolveReference: (reference: { id: string }) => reference,
-        reviews: (pet: { id: string }) => REVIEWS[pet.id] ?? [],
-      },
-    } as never,
-  });
+  const schema = buildSubgraphSchema([
+    {
+      typeDefs: parse(REVIEWS_SDL),
+      resolvers: {
+        Query: { topPets: () => TOP_PETS.map((id) => ({ id })) },
+        Pet: {
+          __resolveReference: (reference: { id: string }) => reference,
+          reviews: (pet: { id: string }) => REVIEWS[pet.id] ?? [],
+        },
+      } as never,
+    },
+  ]);
   const yoga = createYoga({
     schema,
     logging: false,

@@ -1,4 +1,4 @@
-import type { Migration } from 'kysely';
+import type { Migration } from 'kysely/migration';
 import type { Engine } from '../engine.ts';
 import * as postgresInitial from './postgres/0001-initial.ts';
 import * as postgresOrdersAndDelivery from './postgres/0002-orders-and-delivery.ts';

@@ -1,6 +1,6 @@
 import SQLite from 'better-sqlite3';
-import { CompiledQuery, SqliteDialect, SqliteDriver } from 'kysely';
-import type { DatabaseConnection, Driver, QueryResult } from 'kysely';
+import { CompiledQuery, SqliteAdapter, SqliteDialect, SqliteDriver } from 'kysely';
+import type { DatabaseConnection, DialectAdapter, Driver, QueryResult } from 'kysely';
 import { DatabaseError } from '../database-error.ts';
 import type { DatabaseErrorKind } from '../database-error.ts';
 import type { ObserverSlot } from '../statement-observer.ts';
@@ -172,6 +172,18 @@ class CachingSqliteDriver extends SqliteDriver {
   }
 }
 
+/**
+ * Kysely (0.29+) puts its own mutex around the one connection of a dialect that says it has no
+ * other: held from acquire to release, through a statement's wait for another process's lock,
+ * so every read would queue behind a waiting write. The driver above serializes its callers
+ * with a lock it hands over while it waits; Kysely's is not needed and must not be added.
+ */
+class OwnLockSqliteAdapter extends SqliteAdapter {
+  override get supportsMultipleConnections(): boolean {
+    return true;
+  }
+}
+
 /** Kysely's SQLite dialect with a statement cache, waits for locks that do not block, 1/0 booleans and dialect-neutral errors. */
 export class PetstoreSqliteDialect extends SqliteDialect {
   readonly #db: SQLite.Database;
@@ -182,6 +194,10 @@ export class PetstoreSqliteDialect extends SqliteDialect {
     super({ database: db });
     this.#db = db;
     this.#options = options;
+  }
+
+  override createAdapter(): DialectAdapter {
+    return new OwnLockSqliteAdapter();
   }
 
   override createDriver(): Driver {

@@ -37,18 +37,16 @@ export function sqliteOpenFailure(file: string, error: unknown): Error {
 }
 
 /**
- * The SQLite driver's compiled part could not be loaded: nothing to do with the file. Most often
- * it was built by another Node than the one running (npm ci under one Node, the server under
- * another, as a systemd unit naming a different node can do).
+ * The SQLite driver's compiled part could not be loaded: nothing to do with the file. better-sqlite3
+ * ships one Node-API binary per platform that every supported Node loads, so this is a platform
+ * without one, a binary damaged on disk, or a C library it cannot use.
  */
 function driverLoadFailure(error: unknown): Error | null {
   if (!(error instanceof Error) || !('code' in error) || error.code !== 'ERR_DLOPEN_FAILED') return null;
-  const versions = /NODE_MODULE_VERSION (\d+)[\s\S]*NODE_MODULE_VERSION (\d+)/.exec(error.message);
-  const why = versions
-    ? `it was built for another Node (NODE_MODULE_VERSION ${versions[1]}) than this one, ${process.version} (NODE_MODULE_VERSION ${versions[2]})`
-    : `its compiled part does not load (${error.message.split('\n')[0] ?? ''})`;
+  const why = error.message.split('\n')[0] ?? '';
   return new Error(
-    `cannot load the SQLite driver (better-sqlite3): ${why}. Rebuild it with the Node that runs the server: \`npm rebuild better-sqlite3\` (or \`npm ci\`), with that node first on PATH (docs/operations.md, Which Node).`,
+    `cannot load the SQLite driver (better-sqlite3) on this machine (${process.platform}-${process.arch}): ${why}. ` +
+      'Reinstall it (`npm ci`); on a platform its prebuilt binaries do not cover, build it from source: `npm run build-release --prefix node_modules/better-sqlite3` (needs a C++ compiler and Python).',
     { cause: error },
   );
 }

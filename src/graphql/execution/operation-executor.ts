@@ -1,5 +1,5 @@
-import { getVariableValues, normalizedExecutor } from '@graphql-tools/executor';
-import { getOperationAST, Kind, visit } from 'graphql';
+import { normalizedExecutor } from '@graphql-tools/executor';
+import { getOperationAST, getVariableValues, Kind, visit } from 'graphql';
 import type { DocumentNode, ExecutionArgs, ExecutionResult, GraphQLSchema, ObjectFieldNode, OperationDefinitionNode } from 'graphql';
 import { compileQuery, isCompiledQuery } from 'graphql-jit';
 import type { MaybePromise } from '../../http/maybe-promise.ts';

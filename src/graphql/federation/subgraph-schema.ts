@@ -78,7 +78,7 @@ export function subgraphSchema(typeDefs: readonly string[], resolvers: Record<st
     withReferences[type] = { ...(resolvers[type] as object | undefined), ...resolveReference };
   }
   // Apollo's resolver map type knows nothing of codegen's; the shapes are the same.
-  const schema = buildSubgraphSchema({ typeDefs: [LINK, sdl], resolvers: withReferences as never });
+  const schema = buildSubgraphSchema([{ typeDefs: concatAST([LINK, sdl]), resolvers: withReferences as never }]);
   const declare = (typeName: string, fieldName: string, extensions: object) => {
     const type = schema.getType(typeName);
     const field = isObjectType(type) ? type.getFields()[fieldName] : undefined;
