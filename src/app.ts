@@ -29,6 +29,7 @@ import { createLiveFeed } from './services/live/live-feed.ts';
 import { outboxBacklog } from './services/messages/index.ts';
 import { metricsListener, stopScrapes } from './telemetry/metrics-listener.ts';
 import type { Metrics } from './telemetry/metrics-types.ts';
+import { operationNamesIn } from './telemetry/operation-names.ts';
 import { startTelemetry } from './telemetry/start-telemetry.ts';
 
 declare module 'fastify' {
@@ -182,6 +183,7 @@ export async function createApp({ config, database = openDatabase(config.databas
               'trusted documents: the manifest was reloaded',
             );
             mcp?.reload();
+            metrics.knowOperations(operationNamesIn(config.trustedDocuments));
           },
           onRefused: (problem) =>
             app.log.error(

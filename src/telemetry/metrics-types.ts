@@ -31,6 +31,8 @@ export interface Metrics {
   /** A request answered on `route` (its template; '' when none matched): its face follows from the route. */
   request(route: string, method: string, status: number, seconds: number): void;
   operation(type: string, name: string | undefined, failed: boolean, seconds: number): void;
+  /** Operation names labeled from now on, as the trusted documents' are from the start: a reloaded manifest's. */
+  knowOperations(names: Iterable<string>): void;
   /** An MCP request answered: its method, the tool it called (tools/call), and the catalogue code it failed with, if it did. */
   mcpOperation(method: string, tool: string | undefined, errorCode: string | undefined, seconds: number): void;
   error(face: Face, code: string): void;
@@ -58,6 +60,7 @@ export const NO_METRICS: Metrics = {
   text: async () => '',
   request: nothing,
   operation: nothing,
+  knowOperations: nothing,
   mcpOperation: nothing,
   error: nothing,
   refused: nothing,

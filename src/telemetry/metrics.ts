@@ -169,6 +169,7 @@ export function createMetrics({
     text: () => registry.metrics(),
     request: (route, method, status, seconds) => requestCell(route)(method)(status).observe(seconds),
     operation: (type, name, failed, seconds) => operationCell(type)(names.label(name))(failed).observe(seconds),
+    knowOperations: (known) => names.know(known),
     mcpOperation: (method, tool, errorCode, seconds) => mcpCell(method)(tool ?? '')(errorCode ?? '').observe(seconds),
     error: (face, code) => errorCell(face)(code).inc(),
     refused: (budget) => refusalCell(budget).inc(),

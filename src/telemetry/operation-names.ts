@@ -1,3 +1,5 @@
+import { Kind, parse } from 'graphql';
+
 /** The label of an operation without a name. */
 export const ANONYMOUS = '(anonymous)';
 /** The label of every name that has no label of its own (yet). */
@@ -23,7 +25,11 @@ export interface OperationNamesOptions {
  * no real operation into `(other)`: the operations a deployment runs are the ones run often.
  * Runs before a name's label count as `(other)`.
  */
-export function operationNames({ max, known = [] }: OperationNamesOptions): { label(name: string | undefined): string } {
+export function operationNames({ max, known = [] }: OperationNamesOptions): {
+  label(name: string | undefined): string;
+  /** More names labeled from now on (a reloaded manifest's), outside `max` as `known` is. */
+  know(names: Iterable<string>): void;
+} {
   const labeled = new Set<string>(known);
   let earned = 0;
   const runs = new Map<string, number>();
@@ -43,5 +49,26 @@ export function operationNames({ max, known = [] }: OperationNamesOptions): { la
       earned++;
       return name;
     },
+    know(names) {
+      for (const name of names) labeled.add(name);
+    },
   };
+}
+
+/** The names of the trusted documents' operations: the manifest's, at start and after each reload. */
+export function operationNamesIn(documents: ReadonlyMap<string, string> | null): string[] {
+  const names: string[] = [];
+  for (const document of documents?.values() ?? []) {
+    let definitions;
+    try {
+      ({ definitions } = parse(document));
+    } catch {
+      // Refused when a client runs it, as any document that does not parse.
+      continue;
+    }
+    for (const definition of definitions) {
+      if (definition.kind === Kind.OPERATION_DEFINITION && definition.name) names.push(definition.name.value);
+    }
+  }
+  return names;
 }

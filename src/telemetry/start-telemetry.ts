@@ -1,9 +1,9 @@
-import { Kind, parse } from 'graphql';
 import type { Config } from '../config/load-config.ts';
 import { appVersion } from '../config/version.ts';
 import type { OpenDatabase } from '../db/connection.ts';
 import { createMetrics } from './metrics.ts';
 import { NO_METRICS } from './metrics-types.ts';
+import { operationNamesIn } from './operation-names.ts';
 import type { Face, Metrics } from './metrics-types.ts';
 import { startTracing } from './tracing.ts';
 import type { Tracing } from './tracing.ts';
@@ -14,24 +14,6 @@ export interface Telemetry {
   metrics: Metrics;
   /** Null while no OTEL_* setting asks for traces: the SDK is then not even loaded. */
   tracing: Tracing | null;
-}
-
-/** The names of the trusted documents' operations. */
-function operationNamesIn(documents: ReadonlyMap<string, string> | null): string[] {
-  const names: string[] = [];
-  for (const document of documents?.values() ?? []) {
-    let definitions;
-    try {
-      ({ definitions } = parse(document));
-    } catch {
-      // Refused when a client runs it, as any document that does not parse.
-      continue;
-    }
-    for (const definition of definitions) {
-      if (definition.kind === Kind.OPERATION_DEFINITION && definition.name) names.push(definition.name.value);
-    }
-  }
-  return names;
 }
 
 /** Metrics and traces as configured, and the database's statements watched for either; `faceOf` names the face a route belongs to. */

@@ -100,6 +100,26 @@ describe('metrics (METRICS_PORT set)', () => {
     expect(text).not.toMatch(/graphql_operation_name="Junk/);
   });
 
+  it('label a reloaded manifest’s new operations from their first run, as the manifest’s at start', async ({ makeApp, tmp }) => {
+    const path = join(tmp, 'persisted-documents.json');
+    const manifest = (texts: string[]) =>
+      writeFileSync(
+        path,
+        JSON.stringify(Object.fromEntries(texts.map((text) => [`sha256:${createHash('sha256').update(text).digest('hex')}`, text]))),
+      );
+    const first = 'query AtStart { pets(first: 1) { totalCount } }';
+    const added = 'query AddedLater { pets(first: 2) { totalCount } }';
+    manifest([first]);
+    const t = await makeApp({ METRICS_PORT: '0', RESPONSE_CACHE: 'false', RATE_LIMIT_PER_MINUTE: '0', GRAPHQL_TRUSTED_DOCUMENTS: path });
+    manifest([first, added]);
+    expect(t.app.reloadManifest()).toBe(true);
+    await graphql(t, added);
+    const text = await t.scrape();
+    const ops = 'graphql_server_operation_duration_seconds_count';
+    expect(total(text, ops, { graphql_operation_name: 'AddedLater' })).toBe(1);
+    expect(has(text, ops, { graphql_operation_name: '(other)' })).toBe(false);
+  });
+
   it('count errors by catalogue code on both faces under the same labels, and 429s by budget', async ({ makeApp }) => {
     const t = await makeApp({ METRICS_PORT: '0', RATE_LIMIT_PER_MINUTE: '8' });
     await t.app.inject({ url: '/v1/pets' });
