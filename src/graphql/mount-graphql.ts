@@ -51,6 +51,7 @@ import { operationFact } from './document-entry.ts';
 import { petstoreSchema } from './petstore-schema.ts';
 import { mountSchemaSdl } from './schema-sdl.ts';
 import { missingScope, operationScopes } from './scopes.ts';
+import { NO_SCOPES } from '../services/access-tokens/scopes.ts';
 import { trustedDocumentsPolicy } from './trusted-documents.ts';
 import { useResponseCache } from './use-response-cache.ts';
 
@@ -244,6 +245,10 @@ export async function mountGraphQL(
   return {
     schema,
     scopesOf: (document, operationName) => scopesOf(document, operationName),
+    scopesOfCall: (call) => {
+      const { document } = requests.of(call);
+      return document instanceof Error ? NO_SCOPES : scopesOf(document, call.operationName);
+    },
     run: (exchange, answer, call) => runner.result(exchange, answer, requests.of(call)),
     check: (exchange, call) => runner.check(exchange, requests.of(call)),
     subscribe: async (exchange, call) => {

@@ -21,6 +21,12 @@ export interface OperationRunner {
   readonly schema: GraphQLSchema;
   /** What a credential must carry for none of the operation's fields to be refused. */
   scopesOf(document: DocumentNode, operationName?: string | null): ReadonlySet<Scope>;
+  /**
+   * The same for a call's own text (an agent's document), parsed as running it parses it: under the
+   * face's bounds, into the one document cache, so the run that follows parses nothing again.
+   * Nothing is needed for a text that does not parse: running it refuses it.
+   */
+  scopesOfCall(call: OperationCall): ReadonlySet<Scope>;
   /** The result, errors masked and coded as the GraphQL face answers them; a subscription is refused (NOT_ACCEPTABLE). */
   run(exchange: Exchange, answer: AnswerHeaders | null, call: OperationCall): Promise<ExecutionResult>;
   /**

@@ -1,6 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { PassThrough } from 'node:stream';
-import { parse } from 'graphql';
 import type { ExecutionResult } from 'graphql';
 import type { Kysely } from 'kysely';
 import type { Config } from '../config/load-config.ts';
@@ -14,7 +13,7 @@ import { NO_STORE } from '../http/caching/cache-control.ts';
 import { lineWhenClosedEarly } from '../http/logging/access-log.ts';
 import type { OperationRunner } from '../http/operation-runner.ts';
 import { MCP_ROUTE } from '../http/route-config.ts';
-import { SCOPES } from '../services/access-tokens/scopes.ts';
+import { NO_SCOPES, SCOPES } from '../services/access-tokens/scopes.ts';
 import type { Scope } from '../services/access-tokens/scopes.ts';
 import { requestFingerprint } from '../services/idempotency/index.ts';
 import { permits } from '../services/principal.ts';
@@ -243,21 +242,13 @@ export async function mountMcp(app: FastifyInstance, { runner, config, db, metri
 
   /**
    * What an agent's own document needs (execute_graphql), read before it runs so a call short of
-   * it gets the step-up challenge, as a listed tool's does. Parsed under a token bound (the body
-   * is at most 64 KiB); a document that does not parse needs nothing here: the pipeline refuses it.
-   * The fields still check their scopes as they run.
+   * it gets the step-up challenge, as a listed tool's does; parsed once, by the pipeline that runs
+   * it. The fields still check their scopes as they run.
    */
-  const scopesOfDocument = (query: unknown, operationName: unknown): ReadonlySet<Scope> => {
-    if (typeof query !== 'string') return new Set();
-    try {
-      return runner.scopesOf(
-        parse(query, { maxTokens: 20_000, noLocation: true }),
-        typeof operationName === 'string' ? operationName : null,
-      );
-    } catch {
-      return new Set();
-    }
-  };
+  const scopesOfDocument = (query: unknown, operationName: unknown): ReadonlySet<Scope> =>
+    typeof query === 'string'
+      ? runner.scopesOfCall({ query, variables: {}, ...(typeof operationName === 'string' ? { operationName } : {}) })
+      : NO_SCOPES;
 
   /** Reads the message, then who may send it: any method needs a credential, a tool the scopes its operation needs. */
   function admit(request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void): void {

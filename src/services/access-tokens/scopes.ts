@@ -10,6 +10,9 @@ const KNOWN = new Set<string>(SCOPES);
 
 export const isScope = (value: string): value is Scope => KNOWN.has(value);
 
+/** What needs no scope at all. */
+export const NO_SCOPES: ReadonlySet<Scope> = new Set();
+
 /**
  * The scopes a token grants: RFC 9068's space-separated `scope`, or the `scp` list some issuers
  * send (Okta, Azure). Those this server does not know are left out.
