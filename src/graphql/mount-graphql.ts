@@ -1,3 +1,4 @@
+import { printSchemaWithDirectives } from '@graphql-tools/utils';
 import { Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -138,7 +139,8 @@ export async function mountGraphQL(
   ];
   const graphiql = withGraphiQL ? graphiqlPage(`${GRAPHQL_ROUTE}/assets`) : null;
   if (graphiql) mountGraphiQLAssets(app, graphiql);
-  mountSchemaSdl(app, `${GRAPHQL_ROUTE}/schema.graphql`, schema, { open: introspection });
+  const sdl = printSchemaWithDirectives(schema);
+  mountSchemaSdl(app, `${GRAPHQL_ROUTE}/schema.graphql`, sdl, { open: introspection });
   const tracing = options.tracing ?? false;
   // Each request's one record of the operation it asks for, which every guarantee below reads.
   const requests = operationRequests({
@@ -244,6 +246,7 @@ export async function mountGraphQL(
 
   return {
     schema,
+    sdl,
     scopesOf: (document, operationName) => scopesOf(document, operationName),
     scopesOfCall: (call) => {
       const { document } = requests.of(call);

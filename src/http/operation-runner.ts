@@ -19,6 +19,8 @@ export interface OperationCall {
  */
 export interface OperationRunner {
   readonly schema: GraphQLSchema;
+  /** The schema as SDL, directives as applied: what GET /graphql/schema.graphql serves. */
+  readonly sdl: string;
   /** What a credential must carry for none of the operation's fields to be refused. */
   scopesOf(document: DocumentNode, operationName?: string | null): ReadonlySet<Scope>;
   /**

@@ -1,6 +1,3 @@
-import { printSchemaWithDirectives } from '@graphql-tools/utils';
-import type { GraphQLSchema } from 'graphql';
-
 /** A resource as resources/list shows it, and how its text is read. */
 export interface AgentResource {
   uri: string;
@@ -26,7 +23,7 @@ function once(make: () => string): () => string {
  * where introspection is off; every MCP message carries one). `openApi` is REST's own document,
  * built by @fastify/swagger once the routes are in.
  */
-export function agentResources(schema: GraphQLSchema, openApi: () => unknown): AgentResource[] {
+export function agentResources(sdl: string, openApi: () => unknown): AgentResource[] {
   return [
     {
       uri: 'petstore://schema.graphql',
@@ -35,7 +32,7 @@ export function agentResources(schema: GraphQLSchema, openApi: () => unknown): A
       description:
         "The GraphQL schema this server's tools are operations of, as SDL: every type, field and argument with its description, and the directives as applied.",
       mimeType: 'application/graphql',
-      read: once(() => printSchemaWithDirectives(schema)),
+      read: () => sdl,
       open: (introspection) => introspection,
     },
     {

@@ -189,7 +189,7 @@ export async function mountMcp(app: FastifyInstance, { runner, config, db, metri
   const capabilities = { tools: { listChanged: false }, resources: resourcesCapability };
   // A 2026-07-28 client listens to the API's subscriptions as resource subscriptions (resources/templates/list names them).
   const modernCapabilities = { tools: { listChanged: true }, resources: { ...resourcesCapability, subscribe: true } };
-  const resources = agentResources(runner.schema, () => (app as { swagger?: () => unknown }).swagger?.() ?? null);
+  const resources = agentResources(runner.sdl, () => (app as { swagger?: () => unknown }).swagger?.() ?? null);
   const resourceList = JSON.stringify({ resources: resources.map(({ read: _read, open: _open, ...listed }) => listed) });
 
   const metadataUrl = (request: FastifyRequest) => `${publicOrigin(config, request)}${MCP_RESOURCE_METADATA}`;
