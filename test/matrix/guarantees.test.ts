@@ -283,6 +283,13 @@ const TRANSPORTS: Transport[] = [
     read: (t, headers) => overMcp(t, 'list_pets', { first: 2 }, headers),
     write: (t, headers, name) => overMcp(t, 'add_pet', { name, categoryId: 1 }, headers),
   },
+  {
+    // An agent's own document (MCP_EXECUTE_TOOLS, on in this file's apps).
+    name: 'MCP execute_graphql',
+    read: (t, headers, { heavy } = {}) => overMcp(t, 'execute_graphql', { query: heavy ? HEAVY : PAGE }, headers),
+    write: (t, headers, name) => overMcp(t, 'execute_graphql', { query: create(name) }, headers),
+    query: (t, headers, text) => overMcp(t, 'execute_graphql', { query: text }, headers),
+  },
 ];
 
 /** Cells a transport does not carry, and why: written down, so a missing cell is a decision. */
@@ -305,13 +312,16 @@ const NOT_CARRIED: Record<string, Record<string, string>> = {
     'MCP subscriptions/listen': 'a stream is never kept, and an event is the subscriber’s own',
     'federation _entities': 'a query like any other, on the path of GraphQL POST (its row here)',
     'MCP tools/call': 'a tool call is never kept: each runs (the response cache serves GraphQL over HTTP)',
+    'MCP execute_graphql': 'a tool call is never kept: each runs (the response cache serves GraphQL over HTTP)',
   },
 };
 
 const carried = (guarantee: string) => TRANSPORTS.filter((transport) => !NOT_CARRIED[guarantee]?.[transport.name]);
 const writers = TRANSPORTS.filter((transport) => transport.write !== undefined);
 
-it.override('appEnv', { GRAPHQL_FEDERATION: 'true', UNAUTHENTICATED_RATE_LIMIT_PER_MINUTE: '100000' });
+// Every app here: federation on (its _entities row), and MCP's execute tools on (their row).
+const ENV = { GRAPHQL_FEDERATION: 'true', MCP_EXECUTE_TOOLS: 'true' };
+it.override('appEnv', { ...ENV, UNAUTHENTICATED_RATE_LIMIT_PER_MINUTE: '100000' });
 
 /** Two pets to read, as the reads here expect (federation's references name pets 1 and 2). */
 const seed = async (t: TestApp) => {
@@ -355,7 +365,7 @@ describe('scopes: a read-only credential reads, and never writes, replays includ
 
 describe('the rate limit: a credential’s budget is spent the same way everywhere', () => {
   it.for(TRANSPORTS.map((transport) => [transport.name, transport] as const))('%s', async ([, transport], { makeApp }) => {
-    const t = await makeApp({ GRAPHQL_FEDERATION: 'true', RATE_LIMIT_PER_MINUTE: '3' });
+    const t = await makeApp({ ...ENV, RATE_LIMIT_PER_MINUTE: '3' });
     await t.db
       .insertInto('pets')
       .values([1, 2].map((id) => ({ name: `pet-${id}`, category_id: 1, status: 'available', created_at: new Date().toISOString() })))
@@ -370,7 +380,7 @@ describe('the rate limit: a credential’s budget is spent the same way everywhe
 describe('what a credential holds open is charged as a request, and capped per credential, so it never takes another’s', () => {
   const holders = TRANSPORTS.filter((transport) => transport.hold !== undefined);
   it.for(holders.map((transport) => [transport.name, transport] as const))('%s', async ([, transport], { makeApp }) => {
-    const t = await makeApp({ SUBSCRIPTIONS_PER_KEY: '2', RATE_LIMIT_PER_MINUTE: '3' });
+    const t = await makeApp({ ...ENV, SUBSCRIPTIONS_PER_KEY: '2', RATE_LIMIT_PER_MINUTE: '3' });
     const [greedy, other] = [await keyFor(t), await keyFor(t)];
     const held: (Held | undefined)[] = [];
     try {
@@ -418,7 +428,7 @@ describe('the response cache keeps accounts apart', () => {
   it.for(carried('the response cache keeps accounts apart').map((transport) => [transport.name, transport] as const))(
     '%s',
     async ([, transport], { makeApp }) => {
-      const t = await makeApp({ GRAPHQL_FEDERATION: 'true' });
+      const t = await makeApp(ENV);
       const [alice, bob] = [await keyFor(t), await keyFor(t)];
       const pet = (
         await t.app.inject({ method: 'POST', url: '/v1/pets', headers: alice, payload: { name: 'Cached', categoryId: 1 } })
@@ -441,7 +451,7 @@ describe('the response cache keeps accounts apart', () => {
 describe('an access line per exchange, naming the account', () => {
   it.for(TRANSPORTS.map((transport) => [transport.name, transport] as const))('%s', async ([, transport], { makeApp }) => {
     const lines: string[] = [];
-    const t = await makeApp({ GRAPHQL_FEDERATION: 'true', LOG_LEVEL: 'info' }, { logStream: { write: (line) => void lines.push(line) } });
+    const t = await makeApp({ ...ENV, LOG_LEVEL: 'info' }, { logStream: { write: (line) => void lines.push(line) } });
     const key = await keyFor(t);
     lines.length = 0;
     await transport.read(t, key);
@@ -461,7 +471,7 @@ describe('an access line per exchange, naming the account', () => {
 
 describe('the metric: every exchange counted, by face', () => {
   it.for(TRANSPORTS.map((transport) => [transport.name, transport] as const))('%s', async ([name, transport], { makeApp }) => {
-    const t = await makeApp({ GRAPHQL_FEDERATION: 'true', METRICS_PORT: '0' });
+    const t = await makeApp({ ...ENV, METRICS_PORT: '0' });
     await seed(t);
     const key = await keyFor(t);
     // REST is counted per request; GraphQL per operation, whichever transport carried it; MCP per method and tool.
