@@ -156,15 +156,17 @@ export async function mountMcp(app: FastifyInstance, { runner, config, db, metri
      * the step-up challenge). The listing is one of at most 2^scopes, each built once; in
      * 2026-07-28 it says it is the caller's own (`cacheScope: private`).
      */
-    const listings = new Map<string, { legacy: string; modern: string }>();
+    const listings: ({ legacy: string; modern: string } | undefined)[] = [];
     const listingFor = (principal: Principal): { legacy: string; modern: string } => {
-      const mask = toolScopes.map((scope) => (permits(principal, scope) ? '1' : '0')).join('');
-      let built = listings.get(mask);
+      // Bit i: the credential grants toolScopes[i].
+      let mask = 0;
+      for (let i = 0; i < toolScopes.length; i++) if (permits(principal, toolScopes[i] as Scope)) mask |= 1 << i;
+      let built = listings[mask];
       if (!built) {
         const granted = [...tools.values()].filter((tool) => [...tool.scopes].every((scope) => permits(principal, scope)));
         const legacy = JSON.stringify({ tools: granted.map((tool) => tool.listing) });
         built = { legacy, modern: `${legacy.slice(0, -1)},"ttlMs":${TOOLS_TTL_MS},"cacheScope":"private"}` };
-        listings.set(mask, built);
+        listings[mask] = built;
       }
       return built;
     };
@@ -379,7 +381,7 @@ export async function mountMcp(app: FastifyInstance, { runner, config, db, metri
     }
     // Each subscription starts as GraphQL's do (its checks, the per-key cap); one refused refuses the listen, before its answer begins.
     const started: { uri: string; results: AsyncIterator<ExecutionResult> }[] = [];
-    let events: EventStream<Outbound> | undefined;
+    let stream: EventStream<Outbound>;
     const stopAll = () => {
       for (const { results } of started) void results.return?.();
     };
@@ -394,15 +396,14 @@ export async function mountMcp(app: FastifyInstance, { runner, config, db, metri
         started.push({ uri, results: results[Symbol.asyncIterator]() });
       }
       // Hearing of tool-list changes holds a place of its own under the cap; resource subscriptions hold theirs as they run.
-      events =
+      stream =
         requested.toolsListChanged === true || started.length === 0
-          ? live.openStream<Outbound>(principal, () => listeners.delete(events as EventStream<Outbound>))
+          ? live.openStream<Outbound>(principal, () => listeners.delete(stream))
           : new EventStream<Outbound>(() => undefined);
     } catch (error) {
       stopAll();
       throw error;
     }
-    const stream = events as EventStream<Outbound>;
     const honored = {
       ...(requested.toolsListChanged === true ? { toolsListChanged: true } : {}),
       ...(started.length > 0 ? { resourceSubscriptions: started.map(({ uri }) => uri) } : {}),
