@@ -1,11 +1,11 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { Kysely } from 'kysely';
 import type { ReadReplicas } from '../db/postgres/read-replicas.ts';
 import type { Database } from '../db/types.ts';
 import type { Exchange } from './exchange.ts';
 import type { MaybePromise } from './maybe-promise.ts';
-import { answerDeadline } from './redis-deadline.ts';
+import { requestPathRedis } from './redis-client.ts';
 import { guardRedis } from './redis-guard.ts';
 import { GRAPHQL_ROUTE, MCP_ROUTE } from './route-config.ts';
 
@@ -111,12 +111,10 @@ export function redisWriteMarks(
   log: FastifyBaseLogger,
 ): WriteMarks {
   const local = localWriteMarks(markMs);
-  const redis = new Redis(url, { keyPrefix, enableOfflineQueue: false, maxRetriesPerRequest: 0 }) as MarkCommands;
-  answerDeadline(redis, MARK_WAIT_MS);
+  const redis = requestPathRedis(url, { keyPrefix, answerWithinMs: MARK_WAIT_MS }) as MarkCommands;
   redis.defineCommand('petstoreWriting', { numberOfKeys: 1, lua: WRITING });
   redis.defineCommand('petstoreSettled', { numberOfKeys: 1, lua: SETTLED });
   redis.defineCommand('petstoreMarked', { numberOfKeys: 3, lua: MARKED });
-  redis.on('error', () => undefined);
   // Set when a mark may not have reached Redis; told to every instance once it answers again.
   let unsent = false;
   const unmarkAll = () => {

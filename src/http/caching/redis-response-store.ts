@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { Redis } from 'ioredis';
-import { answerDeadline } from '../redis-deadline.ts';
+import type { Redis } from 'ioredis';
+import { requestPathRedis } from '../redis-client.ts';
 import { guardRedis } from '../redis-guard.ts';
 import type { ResponseStore, StoreBounds, StoredAnswer } from './response-store.ts';
 
@@ -75,13 +75,7 @@ const LOOKUP_WAIT_MS = 100;
  */
 export function redisResponseStore({ url, keyPrefix, ttlMs, maxBytes, maxAccountBytes, log }: RedisResponseStoreOptions): ResponseStore {
   const prefix = `${keyPrefix}rc:`;
-  // As the rate limiter's client: fail at once while disconnected, and give up on a slow answer.
-  const redis = new Redis(url, {
-    keyPrefix: prefix,
-    enableOfflineQueue: false,
-    maxRetriesPerRequest: 0,
-  }) as Redis & KeepCommand;
-  answerDeadline(redis, LOOKUP_WAIT_MS);
+  const redis = requestPathRedis(url, { keyPrefix: prefix, answerWithinMs: LOOKUP_WAIT_MS }) as Redis & KeepCommand;
   redis.defineCommand('petstoreKeep', { numberOfKeys: 5, lua: KEEP });
   let failing = false;
   const failed = (error: unknown) => {
@@ -96,7 +90,6 @@ export function redisResponseStore({ url, keyPrefix, ttlMs, maxBytes, maxAccount
   };
   // A hung Redis costs a request nothing once found: lookups miss and nothing is kept until a ping is answered.
   const guard = guardRedis(redis, { onDown: failed, onUp: answered });
-  redis.on('error', () => undefined);
   return {
     async get(key) {
       if (!guard.usable()) return undefined;

@@ -1,8 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { Redis } from 'ioredis';
 import { RateLimiterRedis } from 'rate-limiter-flexible';
 import type { RateLimiterMemory } from 'rate-limiter-flexible';
-import { answerDeadline } from '../redis-deadline.ts';
+import { requestPathRedis } from '../redis-client.ts';
 import { guardRedis } from '../redis-guard.ts';
 import { createRateLimiter, memoryLimiter, RATE_WINDOW_MS } from './rate-limiter.ts';
 import type { RateLimiter } from './rate-limiter.ts';
@@ -28,16 +27,8 @@ export interface RedisRateLimiterOptions {
  * client reconnects by itself.
  */
 export async function createRedisRateLimiter({ url, keyPrefix, log }: RedisRateLimiterOptions): Promise<RateLimiter> {
-  const redis = new Redis(url, {
-    keyPrefix,
-    // Fail at once while disconnected instead of queueing requests behind a dead connection.
-    enableOfflineQueue: false,
-    maxRetriesPerRequest: 0,
-    connectTimeout: CONNECT_WAIT_MS,
-  });
   // Give up on an answer after 250 ms, judged by Redis: this process's own slowness never counts.
-  answerDeadline(redis, 250);
-  redis.on('error', () => undefined);
+  const redis = requestPathRedis(url, { keyPrefix, answerWithinMs: 250, connectTimeoutMs: CONNECT_WAIT_MS });
   let failing = false;
   const warnOff = (error: unknown) => {
     guard.failed(error);
