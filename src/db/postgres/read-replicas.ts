@@ -24,9 +24,7 @@ export interface ReplicaState {
 
 /** The read replicas of one primary, each judged every REPLICA_POLL_MS. */
 export interface ReadReplicas {
-  /** The bound a replica is judged by (DATABASE_READ_MAX_LAG_MS). */
-  readonly maxLagMs: number;
-  /** How long after a write its account reads the primary: the bound plus REPLICA_MARGIN_MS (http/read-routing.ts). */
+  /** How long after a write its account reads the primary: the bound a replica is judged by (DATABASE_READ_MAX_LAG_MS) plus REPLICA_MARGIN_MS (http/read-routing.ts). */
   readonly markMs: number;
   /** A replica at most `maxLagMs` behind the primary now (in turn, when several are), or null: read the primary. */
   pick(): Kysely<Database> | null;
@@ -161,7 +159,6 @@ export function watchReplicas(
   void poll();
 
   return {
-    maxLagMs,
     markMs: maxLagMs + REPLICA_MARGIN_MS,
     pick() {
       const now = performance.now();
