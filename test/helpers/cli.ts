@@ -62,13 +62,14 @@ export interface RunningServer {
 /**
  * Starts `petstore serve` and waits until it says it is ready: listening, first-start key (if
  * any) printed. On `env.PORT` when given (a restart behind a balancer), else on a free port.
+ * `command` is what runs `bin/petstore.js serve`: this Node, or another with its flags.
  */
-export async function startServer(env: Record<string, string>): Promise<RunningServer> {
+export async function startServer(env: Record<string, string>, command: string[] = [process.execPath]): Promise<RunningServer> {
   // A free port found here may be taken before the server binds it (the system hands the same
   // ephemeral ports to outgoing connections: the database's, a balancer's): then another is tried.
   for (let attempt = 1; ; attempt++) {
     try {
-      return await startOn(env.PORT ? Number(env.PORT) : await freePort(), env);
+      return await startOn(env.PORT ? Number(env.PORT) : await freePort(), env, command);
     } catch (error) {
       if (env.PORT || attempt >= 5 || !(error instanceof PortTaken)) throw error;
     }
@@ -78,8 +79,8 @@ export async function startServer(env: Record<string, string>): Promise<RunningS
 /** The server exited because its port was taken between finding it free and binding it. */
 class PortTaken extends Error {}
 
-async function startOn(port: number, env: Record<string, string>): Promise<RunningServer> {
-  const child = spawn(process.execPath, [BIN, 'serve'], {
+async function startOn(port: number, env: Record<string, string>, [node = process.execPath, ...flags]: string[]): Promise<RunningServer> {
+  const child = spawn(node, [...flags, BIN, 'serve'], {
     env: { ...process.env, LOG_LEVEL: 'warn', ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

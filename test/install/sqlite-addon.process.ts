@@ -1,10 +1,11 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SUPPORTED_NODE } from '../../bin/supported-node.js';
+import { startServer } from '../helpers/cli.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -37,10 +38,24 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 // One install, one binary (better-sqlite3 13 ships Node-API builds): the server a unit file or an
 // image starts with another supported Node than the one that ran npm ci must still work.
-describe.each(NODES)('the SQLite driver as installed, on Node $major', { timeout: 120_000 }, ({ major, node }) => {
+describe.each(NODES)('one install (its SQLite driver, the server), on Node $major', { timeout: 120_000 }, ({ major, node }) => {
   it('survives the collection of its statements', () => {
     const run = spawnSync(node, ['-e', CHURN], { cwd: ROOT, encoding: 'utf8', timeout: 100_000 });
     expect([run.signal, run.status, run.stdout], run.stderr).toEqual([null, 0, 'churned 2000\n']);
+  });
+
+  it('serves as `npm start` starts it (its flags), and answers the README’s first request', async () => {
+    const script = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start;
+    const flags = /^exec node ((?:--\S+ )*)bin\/petstore\.js serve$/.exec(script)?.[1]?.trim().split(' ') ?? [];
+    expect(flags.length, script).toBeGreaterThan(0);
+    const server = await startServer({ DATABASE_URL: join(dir, `serve-${major}.db`) }, [node, ...flags]);
+    try {
+      const key = /psk_\w+/.exec(server.output())?.[0] ?? '';
+      const pets = await fetch(`${server.origin}/v1/pets`, { headers: { authorization: `Bearer ${key}` } });
+      expect([pets.status, await pets.json()]).toEqual([200, []]);
+    } finally {
+      expect(await server.stop()).toBe(0);
+    }
   });
 
   it('migrates a new database through the CLI', () => {
