@@ -50,6 +50,24 @@ async function migratorFor(db: Kysely<Database>): Promise<Migrator> {
   });
 }
 
+/** How long a starting server waits for another's migration before it gives up. */
+const MIGRATION_WAIT_MS = 10 * 60_000;
+
+/**
+ * Where the schema stands, read in a transaction of its own on PostgreSQL under the migration
+ * wait's timeouts: Kysely's catalog reads are no request, and a server must not fail to start
+ * because DATABASE_STATEMENT_TIMEOUT_MS is short and the machine busy.
+ */
+function readStatus(db: Kysely<Database>): Promise<MigrationStatus> {
+  if (engineOf(db) !== 'postgres') return migratorFor(db).then((migrator) => statusOf(db, migrator));
+  return db.transaction().execute(async (trx) => {
+    const limit = sql.lit(`${MIGRATION_WAIT_MS}ms`);
+    await sql`set local statement_timeout = ${limit}`.execute(trx);
+    await sql`set local lock_timeout = ${limit}`.execute(trx);
+    return statusOf(trx, await migratorFor(trx));
+  });
+}
+
 async function statusOf(db: Kysely<Database>, migrator: Migrator): Promise<MigrationStatus> {
   const known = await migrator.getMigrations();
   const applied = known.flatMap(({ name, executedAt }) => (executedAt ? [{ name, executedAt }] : []));
@@ -72,8 +90,7 @@ export interface MigrationOptions {
 }
 
 async function run(db: Kysely<Database>, apply: boolean, refusal: string | null): Promise<MigrationOutcome> {
-  const migrator = await migratorFor(db);
-  const before = await statusOf(db, migrator);
+  const before = await readStatus(db);
   if (before.pending.length === 0) return { applied: [], status: before };
   if (!apply) throw new PendingMigrationsError(before.pending);
   if (refusal)
@@ -86,7 +103,7 @@ async function run(db: Kysely<Database>, apply: boolean, refusal: string | null)
         `(${before.pending.join(', ')}): its history went another way. Restore a backup taken before, or run the release that made it.`,
     );
   }
-  const { error, results = [] } = await migrator.migrateToLatest();
+  const { error, results = [] } = await (await migratorFor(db)).migrateToLatest();
   if (error) throw new Error(`Database migration failed: ${explainError(error)}`, { cause: error });
   const applied = results.filter((r) => r.status === 'Success').map((r) => r.migrationName);
   // Kysely applies every pending one or fails: what is applied now is what was pending.
@@ -120,12 +137,8 @@ export function migrateToLatest(
  * tables while they are being made (its migrator looks at every schema's tables).
  */
 export function migrationStatus(db: Kysely<Database>, { lock = true }: Pick<MigrationOptions, 'lock'> = {}): Promise<MigrationStatus> {
-  const read = async (connection: Kysely<Database>) => statusOf(connection, await migratorFor(connection));
-  return lock ? underMigrationLock(db, read) : read(db);
+  return lock ? underMigrationLock(db, readStatus) : readStatus(db);
 }
-
-/** How long a starting server waits for another's migration before it gives up. */
-const MIGRATION_WAIT_MS = 10 * 60_000;
 
 /** Runs `work` holding the migration lock on PostgreSQL (one connection, a session advisory lock); as it is on SQLite. */
 export function underMigrationLock<T>(db: Kysely<Database>, work: (db: Kysely<Database>) => Promise<T>): Promise<T> {

@@ -120,6 +120,47 @@ describe.runIf(ENGINE === 'postgres')('on PostgreSQL', { timeout: 180_000 }, () 
     },
   );
 
+  it.for([
+    ['on a direct connection', {}],
+    ['behind a transaction pooler, migrating on DATABASE_MIGRATION_URL', { DATABASE_POOLER: 'transaction' }],
+  ] as const)(
+    'a server starting %s reads where its schema stands however short its timeouts: a read kept waiting outlasts both, then it serves',
+    async ([, env], { makeApp }) => {
+      const t = await makeApp({ RATE_LIMIT_PER_MINUTE: '0' });
+      // Kysely's migration table kept from readers for 1.5 s, five times either timeout: as a busy
+      // machine can keep the catalog reads of a start waiting. A start is no request.
+      const holder = new pg.Client({ connectionString: t.databaseUrl });
+      await holder.connect();
+      await holder.query('begin; lock table kysely_migration in access exclusive mode');
+      const released = setTimeout(() => void holder.query('rollback'), 1_500);
+      try {
+        const app = await startInstanceOn(t.databaseUrl, {
+          DATABASE_LOCK_TIMEOUT_MS: '300',
+          DATABASE_STATEMENT_TIMEOUT_MS: '300',
+          RATE_LIMIT_PER_MINUTE: '0',
+          ...('DATABASE_POOLER' in env ? { ...env, DATABASE_MIGRATION_URL: t.databaseUrl } : {}),
+        });
+        try {
+          expect((await app.inject({ url: '/readyz' })).statusCode).toBe(200);
+          // Its requests still run under the 300 ms timeouts.
+          const lock = await holdWriteLock(t.databaseUrl, 'pets');
+          try {
+            const res = await app.inject({ method: 'POST', url: '/v1/pets', headers: t.auth, payload: { name: 'x', categoryId: 1 } });
+            expect(res.statusCode).toBe(503);
+            expectErrorBody(res, 'SERVICE_UNAVAILABLE');
+          } finally {
+            await lock.release();
+          }
+        } finally {
+          await app.close();
+        }
+      } finally {
+        clearTimeout(released);
+        await holder.end();
+      }
+    },
+  );
+
   it('answers 503 with Retry-After, never 500, when a statement runs out of time or the pool has no connection', async ({ makeApp }) => {
     const t = await makeApp({
       DATABASE_STATEMENT_TIMEOUT_MS: '300',
