@@ -54,19 +54,25 @@ async function migratorFor(db: Kysely<Database>): Promise<Migrator> {
 const MIGRATION_WAIT_MS = 10 * 60_000;
 
 /**
- * Where the schema stands, read in a transaction of its own on PostgreSQL under the migration
- * wait's timeouts: Kysely's catalog reads are no request, and a server must not fail to start
- * because DATABASE_STATEMENT_TIMEOUT_MS is short and the machine busy.
+ * Runs `work` in a transaction of its own on PostgreSQL with the statement and lock timeouts of
+ * the migration wait, set local so they hold whatever the connection's are (session parameters
+ * on PostgreSQL itself, a `set local` per transaction behind a pooler) and end with it. What a
+ * start waits for, or reads of Kysely's catalog, is no request: a short
+ * DATABASE_STATEMENT_TIMEOUT_MS on a busy machine must not keep a server from starting.
  */
-function readStatus(db: Kysely<Database>): Promise<MigrationStatus> {
-  if (engineOf(db) !== 'postgres') return migratorFor(db).then((migrator) => statusOf(db, migrator));
+function patiently<T>(db: Kysely<Database>, work: (db: Kysely<Database>) => Promise<T>): Promise<T> {
+  if (engineOf(db) !== 'postgres') return work(db);
   return db.transaction().execute(async (trx) => {
     const limit = sql.lit(`${MIGRATION_WAIT_MS}ms`);
     await sql`set local statement_timeout = ${limit}`.execute(trx);
     await sql`set local lock_timeout = ${limit}`.execute(trx);
-    return statusOf(trx, await migratorFor(trx));
+    return work(trx);
   });
 }
+
+/** Where the schema stands, read patiently. */
+const readStatus = (db: Kysely<Database>): Promise<MigrationStatus> =>
+  patiently(db, async (reading) => statusOf(reading, await migratorFor(reading)));
 
 async function statusOf(db: Kysely<Database>, migrator: Migrator): Promise<MigrationStatus> {
   const known = await migrator.getMigrations();
@@ -145,16 +151,9 @@ export function underMigrationLock<T>(db: Kysely<Database>, work: (db: Kysely<Da
   if (engineOf(db) !== 'postgres') return work(db);
   return db.connection().execute(async (connection) => {
     // Another process may be migrating, for as long as its migration takes (a backfill of a large
-    // table): wait for it longer than a request waits. The wait's timeouts are set local to a
-    // transaction of its own, so they hold whatever the connection's are (session parameters on
-    // PostgreSQL itself, a `set local` per statement behind a pooler) and end with it; the lock
-    // is the session's and outlives the transaction.
-    await connection.transaction().execute(async (wait) => {
-      const limit = sql.lit(`${MIGRATION_WAIT_MS}ms`);
-      await sql`set local statement_timeout = ${limit}`.execute(wait);
-      await sql`set local lock_timeout = ${limit}`.execute(wait);
-      await sql`select pg_advisory_lock(${MIGRATION_LOCK})`.execute(wait);
-    });
+    // table): wait for it longer than a request waits. The lock is the session's and outlives
+    // the wait's transaction.
+    await patiently(connection, (wait) => sql`select pg_advisory_lock(${MIGRATION_LOCK})`.execute(wait));
     try {
       return await work(connection);
     } finally {
