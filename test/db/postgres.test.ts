@@ -9,6 +9,14 @@ import { waitFor } from '../helpers/webhook-receiver.ts';
 import { startTcpProxy } from '../helpers/tcp-proxy.ts';
 import { ENGINE, freshDatabase, holdWriteLock, query } from '../helpers/test-database.ts';
 
+/** How a server may start on PostgreSQL: directly, or behind a transaction pooler, migrating on PostgreSQL itself. */
+const STARTING = [
+  ['on a direct connection', {}],
+  ['behind a transaction pooler, migrating on DATABASE_MIGRATION_URL', { DATABASE_POOLER: 'transaction' }],
+] as const;
+const startingEnv = (env: (typeof STARTING)[number][1], databaseUrl: string) =>
+  'DATABASE_POOLER' in env ? { ...env, DATABASE_MIGRATION_URL: databaseUrl } : {};
+
 // PostgreSQL only: what SQLite gives for free (one writer at a time) has to be built here.
 describe.runIf(ENGINE === 'postgres')('on PostgreSQL', { timeout: 180_000 }, () => {
   it('pages skip no pet while others are being created: a pet committed late still comes after the cursor', async ({ makeApp }) => {
@@ -91,10 +99,7 @@ describe.runIf(ENGINE === 'postgres')('on PostgreSQL', { timeout: 180_000 }, () 
     expect(await query<{ n: string }>(databaseUrl, 'select count(*) as n from api_keys')).toEqual([{ n: '1' }]);
   });
 
-  it.for([
-    ['on a direct connection', {}],
-    ['behind a transaction pooler, migrating on DATABASE_MIGRATION_URL', { DATABASE_POOLER: 'transaction' }],
-  ] as const)(
+  it.for(STARTING)(
     "a server starting %s while another's migration outlasts both timeouts waits for it, then serves",
     async ([, env], { databaseUrl }) => {
       // Another process migrating: it holds the migration lock for 2 s, four times either timeout.
@@ -106,7 +111,7 @@ describe.runIf(ENGINE === 'postgres')('on PostgreSQL', { timeout: 180_000 }, () 
         const app = await startInstanceOn(databaseUrl, {
           DATABASE_LOCK_TIMEOUT_MS: '500',
           DATABASE_STATEMENT_TIMEOUT_MS: '500',
-          ...('DATABASE_POOLER' in env ? { ...env, DATABASE_MIGRATION_URL: databaseUrl } : {}),
+          ...startingEnv(env, databaseUrl),
         });
         try {
           expect((await app.inject({ url: '/readyz' })).statusCode).toBe(200);
@@ -120,10 +125,7 @@ describe.runIf(ENGINE === 'postgres')('on PostgreSQL', { timeout: 180_000 }, () 
     },
   );
 
-  it.for([
-    ['on a direct connection', {}],
-    ['behind a transaction pooler, migrating on DATABASE_MIGRATION_URL', { DATABASE_POOLER: 'transaction' }],
-  ] as const)(
+  it.for(STARTING)(
     'a server starting %s reads where its schema stands however short its timeouts: a read kept waiting outlasts both, then it serves',
     async ([, env], { makeApp }) => {
       const t = await makeApp({ RATE_LIMIT_PER_MINUTE: '0' });
@@ -138,7 +140,7 @@ describe.runIf(ENGINE === 'postgres')('on PostgreSQL', { timeout: 180_000 }, () 
           DATABASE_LOCK_TIMEOUT_MS: '300',
           DATABASE_STATEMENT_TIMEOUT_MS: '300',
           RATE_LIMIT_PER_MINUTE: '0',
-          ...('DATABASE_POOLER' in env ? { ...env, DATABASE_MIGRATION_URL: t.databaseUrl } : {}),
+          ...startingEnv(env, t.databaseUrl),
         });
         try {
           expect((await app.inject({ url: '/readyz' })).statusCode).toBe(200);
