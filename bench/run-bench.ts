@@ -1,6 +1,7 @@
 // npm run bench [-- --engine sqlite|postgres --duration 10 --connections 32 --rounds 3 --smoke]
 // npm run bench -- --baseline-rev REV | --baseline-env K=V,… [--env K=V,… --only NAME,…]: builds compared (compare-builds.ts)
 // npm run bench -- --profile NAME [--env K=V,… --floor]: the project's (or the floor's) CPU under one scenario, on-CPU, by area and function (profile-server.ts)
+// npm run bench -- --profile NAME --allocations [--floor]: the heap bytes a request allocates instead, and where (allocation-profile.ts)
 // Floor and project are measured in the same run, interleaved, and compared by ratio:
 // absolute numbers on a shared machine mean little, ratios measured side by side do. Server
 // CPU time per request (user + system, from /proc) is the steadier yardstick; req/s is
@@ -21,6 +22,7 @@ import { buildProject, envOf, PEERS, peerInstalled, startFloor, startPeer, start
 import type { BenchServer } from './bench-servers.ts';
 import { compareBuilds } from './compare-builds.ts';
 import { profileServer } from './profile-server.ts';
+import { allocationProfile } from './allocation-profile.ts';
 import { commentPadded, doublingChain, wideSpreads } from './abusive-documents.ts';
 
 const { values } = parseArgs({
@@ -39,6 +41,7 @@ const { values } = parseArgs({
     only: { type: 'string', default: '' },
     profile: { type: 'string' },
     floor: { type: 'boolean', default: false },
+    allocations: { type: 'boolean', default: false },
     top: { type: 'string', default: '30' },
   },
 });
@@ -143,7 +146,7 @@ async function main(): Promise<void> {
       const scenario = scenarios.find((s) => s.name.includes(profiling));
       if (!scenario) throw new Error(`--profile: no scenario's name holds "${profiling}" (${scenarios.map((s) => s.name).join('; ')})`);
       const side = values.floor ? 'floor' : 'project';
-      const ok = await profileServer({
+      const ok = await (values.allocations ? allocationProfile : profileServer)({
         engine,
         dir,
         petCount,

@@ -1,0 +1,114 @@
+// npm run bench -- --profile NAME --allocations [--floor]: the bytes of JavaScript heap a request
+// allocates under the scenario's load, and where (by function, self and with what it calls).
+// V8's sampling heap profiler through the inspector, keeping the samples of objects the
+// collector has freed since: a request's garbage is the cost looked for, and `--heap-prof` (live
+// objects only) shows none of it. Buffers' and strings' bytes outside the heap are not counted.
+import { benchDatabase } from './bench-database.ts';
+import { faulty, fmt, load } from './bench-load.ts';
+import { startFloor, startProject } from './bench-servers.ts';
+import { freePort } from '../test/helpers/cli.ts';
+import type { ProfileOptions } from './profile-server.ts';
+
+/** A node of the sampling heap profile (the protocol's SamplingHeapProfileNode). */
+interface HeapNode {
+  callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number };
+  selfSize: number;
+  children: HeapNode[];
+}
+
+/** One Chrome DevTools Protocol session over the inspector's WebSocket: a call and its answer. */
+async function inspectorSession(port: number) {
+  const targets = (await (await fetch(`http://127.0.0.1:${port}/json/list`)).json()) as { webSocketDebuggerUrl: string }[];
+  const url = targets[0]?.webSocketDebuggerUrl;
+  if (!url) throw new Error('the inspector lists no target');
+  const socket = new WebSocket(url);
+  await new Promise((resolve, reject) => {
+    socket.addEventListener('open', resolve, { once: true });
+    socket.addEventListener('error', reject, { once: true });
+  });
+  const pending = new Map<number, (message: { result?: unknown; error?: { message: string } }) => void>();
+  socket.addEventListener('message', (event) => {
+    const message = JSON.parse(String(event.data)) as { id?: number; result?: unknown; error?: { message: string } };
+    if (message.id !== undefined) pending.get(message.id)?.(message);
+  });
+  let next = 1;
+  return {
+    call: (method: string, params: Record<string, unknown> = {}) =>
+      new Promise<unknown>((resolve, reject) => {
+        const id = next++;
+        pending.set(id, (message) => (message.error ? reject(new Error(`${method}: ${message.error.message}`)) : resolve(message.result)));
+        socket.send(JSON.stringify({ id, method, params }));
+      }),
+    close: () => socket.close(),
+  };
+}
+
+function frameName({ functionName, url, lineNumber }: HeapNode['callFrame']): string {
+  // A package by its name and path (`graphql-jit/dist/runtime.js`), the project's build from dist/.
+  const path = url.replace(/^file:\/\//, '');
+  const file = path.includes('/node_modules/') ? path.replace(/\S*\/node_modules\//, '') : path.replace(/\S*\/dist\//, 'dist/');
+  return `${functionName || '(anonymous)'} ${file || '(no file: built in, or made by new Function)'}${file ? `:${lineNumber + 1}` : ''}`.replace(
+    /\|/g,
+    '\\|',
+  );
+}
+
+function table(title: string, rows: Map<string, number>, perRequest: (bytes: number) => number, total: number, top: number): string {
+  const lines = [`\n${title}\n`, '| | bytes/req | share |', '| --- | ---: | ---: |'];
+  for (const [name, bytes] of [...rows].sort((a, b) => b[1] - a[1]).slice(0, top)) {
+    lines.push(`| ${name} | ${fmt(perRequest(bytes))} | ${fmt((100 * bytes) / total, 1)}% |`);
+  }
+  return lines.join('\n');
+}
+
+/** The project (or the floor) under the scenario's load, warmed up, then one round's allocations sampled. */
+export async function allocationProfile(options: ProfileOptions): Promise<boolean> {
+  const { engine, dir, petCount, settings, scenario, env, databases, top } = options;
+  const db = await benchDatabase(engine, dir, 'allocations', petCount);
+  databases.push(db);
+  const port = await freePort();
+  const nodeFlags = [`--inspect=127.0.0.1:${port}`];
+  const floor = options.side === 'floor';
+  const server = floor ? await startFloor(db.url, nodeFlags) : await startProject(db.url, { env, nodeFlags, name: 'allocations' });
+  const side = { server, request: floor ? scenario.floor : scenario.project, key: db.key };
+  const session = await inspectorSession(port);
+  try {
+    if (settings.warmUp) await load(side, Math.max(2, settings.duration), scenario.expectStatus, settings.connections);
+    // One sample per 1 KiB allocated on average; V8 scales each sample to the bytes it stands for.
+    await session.call('HeapProfiler.startSampling', {
+      samplingInterval: 1024,
+      includeObjectsCollectedByMajorGC: true,
+      includeObjectsCollectedByMinorGC: true,
+    });
+    const run = await load(side, settings.duration, scenario.expectStatus, settings.connections);
+    const { profile } = (await session.call('HeapProfiler.stopSampling')) as { profile: { head: HeapNode } };
+    const self = new Map<string, number>();
+    const inclusive = new Map<string, number>();
+    let total = 0;
+    // Each function once per path, however deep it recurses; iterative, as a profile's tree is deep.
+    const stack: { node: HeapNode; path: ReadonlySet<string> }[] = [{ node: profile.head, path: new Set() }];
+    for (let top = stack.pop(); top !== undefined; top = stack.pop()) {
+      const { node, path } = top;
+      const name = frameName(node.callFrame);
+      const here = path.has(name) ? path : new Set([...path, name]);
+      if (node.selfSize > 0) {
+        total += node.selfSize;
+        self.set(name, (self.get(name) ?? 0) + node.selfSize);
+        for (const fn of here) inclusive.set(fn, (inclusive.get(fn) ?? 0) + node.selfSize);
+      }
+      for (const child of node.children) stack.push({ node: child, path: here });
+    }
+    const perRequest = (bytes: number) => (run.requests > 0 ? bytes / run.requests : 0);
+    console.log(
+      `\nAllocations of ${floor ? 'the floor' : 'the project'} under "${scenario.name}" (${engine}, ${settings.connections} connections, ${settings.duration} s)`,
+    );
+    console.log(`${run.requests} requests: ${fmt(perRequest(total) / 1024, 1)} KiB of JavaScript heap allocated a request (sampled).`);
+    inclusive.delete(frameName(profile.head.callFrame));
+    console.log(table('By function, self:', self, perRequest, total, top));
+    console.log(table('By function, with what it calls:', inclusive, perRequest, total, top));
+    return faulty([run]) === 0 && total > 0;
+  } finally {
+    session.close();
+    await server.stop();
+  }
+}
