@@ -4,21 +4,12 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { DatabaseError } from '../../src/db/database-error.ts';
 import { preparedQuery } from '../../src/db/prepared-query.ts';
 import { openSqlite } from '../../src/db/sqlite/open-sqlite.ts';
+import { sqliteConfig } from '../helpers/sqlite-config.ts';
 
 // The raw Kysely type: these tests make a table of their own, not the service's schema.
 type Db = Kysely<{ things: { id: number; name: string } }>;
 
-const open = openSqlite({
-  url: ':memory:',
-  lockTimeoutMs: 100,
-  poolSize: 1,
-  statementTimeoutMs: 1000,
-  connectTimeoutMs: 1000,
-  pooler: 'none',
-  migrationUrl: null,
-  readUrls: [],
-  readMaxLagMs: 2_000,
-});
+const open = openSqlite(sqliteConfig(':memory:'));
 const db = open.db as unknown as Db;
 afterAll(() => open.close());
 

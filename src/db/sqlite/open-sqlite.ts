@@ -5,7 +5,8 @@ import { CompiledQuery, Kysely } from 'kysely';
 import type { DatabaseConfig } from '../../config/load-config.ts';
 import type { OpenDatabase } from '../connection.ts';
 import { allowDirectRuns } from '../direct-runs.ts';
-import { sqliteDataVersion } from '../data-version.ts';
+import { sqliteChangeStamp, sqliteDataVersion } from '../data-version.ts';
+import { allowUnchangedReads } from '../unchanged-reads.ts';
 import type { ObserverSlot } from '../statement-observer.ts';
 import type { Database } from '../types.ts';
 import { sqliteBackup } from './sqlite-backup.ts';
@@ -43,6 +44,7 @@ export function openSqlite({ url, lockTimeoutMs }: DatabaseConfig): OpenDatabase
   const dialect = new PetstoreSqliteDialect(sqlite, { lockTimeoutMs, watch });
   const db = new Kysely<Database>({ dialect });
   allowDirectRuns(db, (query) => dialect.runIfFree(query));
+  allowUnchangedReads(db, sqliteChangeStamp(sqlite));
   return {
     db,
     observe: (observer) => void (watch.observer = observer),
