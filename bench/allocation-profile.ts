@@ -7,7 +7,11 @@ import { benchDatabase } from './bench-database.ts';
 import { faulty, fmt, load } from './bench-load.ts';
 import { startFloor, startProject } from './bench-servers.ts';
 import { freePort } from '../test/helpers/cli.ts';
+import { shownPath, table } from './profile-server.ts';
 import type { ProfileOptions } from './profile-server.ts';
+
+/** The tables' column: bytes, whole. */
+const BYTES = { unit: 'bytes/req', digits: 0 };
 
 /** A node of the sampling heap profile (the protocol's SamplingHeapProfileNode). */
 interface HeapNode {
@@ -44,21 +48,8 @@ async function inspectorSession(port: number) {
 }
 
 function frameName({ functionName, url, lineNumber }: HeapNode['callFrame']): string {
-  // A package by its name and path (`graphql-jit/dist/runtime.js`), the project's build from dist/.
-  const path = url.replace(/^file:\/\//, '');
-  const file = path.includes('/node_modules/') ? path.replace(/\S*\/node_modules\//, '') : path.replace(/\S*\/dist\//, 'dist/');
-  return `${functionName || '(anonymous)'} ${file || '(no file: built in, or made by new Function)'}${file ? `:${lineNumber + 1}` : ''}`.replace(
-    /\|/g,
-    '\\|',
-  );
-}
-
-function table(title: string, rows: Map<string, number>, perRequest: (bytes: number) => number, total: number, top: number): string {
-  const lines = [`\n${title}\n`, '| | bytes/req | share |', '| --- | ---: | ---: |'];
-  for (const [name, bytes] of [...rows].sort((a, b) => b[1] - a[1]).slice(0, top)) {
-    lines.push(`| ${name} | ${fmt(perRequest(bytes))} | ${fmt((100 * bytes) / total, 1)}% |`);
-  }
-  return lines.join('\n');
+  const file = url.replace(/^file:\/\//, '');
+  return `${functionName || '(anonymous)'} ${file ? `${shownPath(file)}:${lineNumber + 1}` : '(no file: built in, or made by new Function)'}`;
 }
 
 /** The project (or the floor) under the scenario's load, warmed up, then one round's allocations sampled. */
@@ -104,8 +95,8 @@ export async function allocationProfile(options: ProfileOptions): Promise<boolea
     );
     console.log(`${run.requests} requests: ${fmt(perRequest(total) / 1024, 1)} KiB of JavaScript heap allocated a request (sampled).`);
     inclusive.delete(frameName(profile.head.callFrame));
-    console.log(table('By function, self:', self, perRequest, total, top));
-    console.log(table('By function, with what it calls:', inclusive, perRequest, total, top));
+    console.log(table('By function, self:', [...self], perRequest, total, top, BYTES));
+    console.log(table('By function, with what it calls:', [...inclusive], perRequest, total, top, BYTES));
     return faulty([run]) === 0 && total > 0;
   } finally {
     session.close();

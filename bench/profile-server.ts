@@ -94,19 +94,32 @@ function areaOf(sample: Sample): string {
   return 'native, no JavaScript frame found (V8 runtime, libuv, allocator)';
 }
 
-/** A frame's name as a table shows it: the function and where it is, the checkout's path cut. */
-function shownFrame(symbol: string): string {
-  return symbol
-    .replace(/^(?:JS|LazyCompile|Function|Script):[*~^+-]?/, '')
-    .replace(/\S*\/node_modules\//, '')
-    .replace(/\S*\/dist\//, 'dist/')
-    .replace(/\|/g, '\\|');
+/**
+ * A file as a table shows it: a package's by the package (`graphql-jit/dist/runtime.js`), the
+ * build's from `dist/`, with the checkout's path cut; `|` escaped for the table.
+ */
+export function shownPath(text: string): string {
+  const cut = text.includes('/node_modules/') ? text.replace(/\S*\/node_modules\//, '') : text.replace(/\S*\/dist\//, 'dist/');
+  return cut.replace(/\|/g, '\\|');
 }
 
-function table(title: string, rows: [string, number][], perRequest: (ns: number) => number, total: number, top: number): string {
-  const lines = [`\n${title}\n`, '| | µs/req | share |', '| --- | ---: | ---: |'];
-  for (const [name, ns] of rows.sort((a, b) => b[1] - a[1]).slice(0, top)) {
-    lines.push(`| ${name} | ${fmt(perRequest(ns), 1)} | ${fmt((100 * ns) / total, 1)}% |`);
+/** A frame's name as a table shows it: the function and where it is. */
+function shownFrame(symbol: string): string {
+  return shownPath(symbol.replace(/^(?:JS|LazyCompile|Function|Script):[*~^+-]?/, ''));
+}
+
+/** Rows by cost, largest first, as a Markdown table: cost a request (`unit`, `digits` after the point) and share of `total`. */
+export function table(
+  title: string,
+  rows: [string, number][],
+  perRequest: (cost: number) => number,
+  total: number,
+  top: number,
+  { unit = 'µs/req', digits = 1 } = {},
+): string {
+  const lines = [`\n${title}\n`, `| | ${unit} | share |`, '| --- | ---: | ---: |'];
+  for (const [name, cost] of rows.sort((a, b) => b[1] - a[1]).slice(0, top)) {
+    lines.push(`| ${name} | ${fmt(perRequest(cost), digits)} | ${fmt((100 * cost) / total, 1)}% |`);
   }
   return lines.join('\n');
 }
