@@ -14,9 +14,11 @@ export const KEY_CHANGES_POLL_MS = 250;
  * SQLite's two counters together see every write: `total_changes()` moves when this
  * connection writes and costs nothing to read; `data_version` moves when another
  * connection (the CLI, a second server) commits, but reading it opens a read transaction
- * (file locks), so it is polled rather than read per call.
+ * (file locks, 3.2 µs). `polled` reads it every KEY_CHANGES_POLL_MS, for the key cache, which
+ * asks on every request; `current` reads both at the call, for a read answered again until
+ * either moves (unchanged-reads.ts). One pair of statements serves both.
  */
-export function sqliteDataVersion(sqlite: SQLite.Database): DataVersion {
+export function sqliteDataVersions(sqlite: SQLite.Database): { polled: DataVersion; current: DataVersion } {
   const others = sqlite.prepare('pragma data_version').pluck();
   const own = sqlite.prepare('select total_changes()').pluck();
   let othersSeen = others.get() as number;
@@ -25,16 +27,8 @@ export function sqliteDataVersion(sqlite: SQLite.Database): DataVersion {
     else clearInterval(timer);
   }, KEY_CHANGES_POLL_MS);
   timer.unref();
-  return () => `${othersSeen}:${own.get() as number}`;
-}
-
-/**
- * The same two counters read now, for a read answered again until either moves
- * (unchanged-reads.ts): `data_version` costs a read transaction's locks (3.2 µs), which is why
- * the key cache polls it instead.
- */
-export function sqliteChangeStamp(sqlite: SQLite.Database): () => string {
-  const others = sqlite.prepare('pragma data_version').pluck();
-  const own = sqlite.prepare('select total_changes()').pluck();
-  return () => `${others.get() as number}:${own.get() as number}`;
+  return {
+    polled: () => `${othersSeen}:${own.get() as number}`,
+    current: () => `${others.get() as number}:${own.get() as number}`,
+  };
 }

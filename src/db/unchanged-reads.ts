@@ -1,12 +1,8 @@
 import type { Kysely } from 'kysely';
+import type { DataVersion } from './data-version.ts';
 
-/**
- * A value that differs from the last one read once anything may have been committed to the
- * database since, by this connection or any other: read at the call, never polled.
- */
-export type ChangeStamp = () => string;
-
-const stamps = new WeakMap<object, ChangeStamp>();
+/** Each database's data version read at the call, never polled (data-version.ts: SQLite's `current`). */
+const stamps = new WeakMap<object, DataVersion>();
 
 /** The most answers kept per database between two changes; past it, none are added until the next change. */
 const MAX_KEPT = 4096;
@@ -16,7 +12,7 @@ const MAX_KEPT = 4096;
  * For the one instance the dialect opened: a transaction, or the database with a plugin, is
  * another object and always runs its statement.
  */
-export function allowUnchangedReads(db: object, stamp: ChangeStamp): void {
+export function allowUnchangedReads(db: object, stamp: DataVersion): void {
   stamps.set(db, stamp);
 }
 

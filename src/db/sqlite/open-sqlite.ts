@@ -5,7 +5,7 @@ import { CompiledQuery, Kysely } from 'kysely';
 import type { DatabaseConfig } from '../../config/load-config.ts';
 import type { OpenDatabase } from '../connection.ts';
 import { allowDirectRuns } from '../direct-runs.ts';
-import { sqliteChangeStamp, sqliteDataVersion } from '../data-version.ts';
+import { sqliteDataVersions } from '../data-version.ts';
 import { allowUnchangedReads } from '../unchanged-reads.ts';
 import type { ObserverSlot } from '../statement-observer.ts';
 import type { Database } from '../types.ts';
@@ -44,11 +44,12 @@ export function openSqlite({ url, lockTimeoutMs }: DatabaseConfig): OpenDatabase
   const dialect = new PetstoreSqliteDialect(sqlite, { lockTimeoutMs, watch });
   const db = new Kysely<Database>({ dialect });
   allowDirectRuns(db, (query) => dialect.runIfFree(query));
-  allowUnchangedReads(db, sqliteChangeStamp(sqlite));
+  const versions = sqliteDataVersions(sqlite);
+  allowUnchangedReads(db, versions.current);
   return {
     db,
     observe: (observer) => void (watch.observer = observer),
-    dataVersion: sqliteDataVersion(sqlite),
+    dataVersion: versions.polled,
     // Its counters were read at open, and this connection's own writes are counted per call.
     syncDataVersion: async () => undefined,
     engine: 'sqlite',
