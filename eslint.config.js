@@ -65,6 +65,50 @@ const layers = {
   },
 };
 
+/**
+ * A read kept while the database is unchanged (src/db/unchanged-reads.ts) answers again what it
+ * answered, so its rows must be a function of the database alone: it is a named query under
+ * src/db/queries, and its file's code (comments aside) names no clock, no randomness and no
+ * caller's transaction. Only that file is read, not the helpers it imports (version-columns.ts).
+ */
+const CLOCK_OR_CALLER =
+  /\b(Date|now|performance|current_(?:timestamp|date|time)|localtime(?:stamp)?|random(?:UUID|Bytes|Int)?|transaction|trx)\b/i;
+
+const reads = {
+  rules: {
+    'while-unchanged': {
+      meta: { type: 'problem', schema: [] },
+      create(context) {
+        const inQueries = !relative(resolve(context.cwd, 'src/db/queries'), context.filename).startsWith('..');
+        return {
+          ImportDeclaration(node) {
+            if (inQueries || typeof node.source.value !== 'string' || !node.source.value.endsWith('/unchanged-reads.ts')) return;
+            for (const specifier of node.specifiers) {
+              if (specifier.type === 'ImportSpecifier' && specifier.imported.name === 'whileUnchanged') {
+                context.report({
+                  node: specifier,
+                  message:
+                    'A read kept while the database is unchanged is a named query under src/db/queries (docs/architecture.md): write it there and import that.',
+                });
+              }
+            }
+          },
+          'CallExpression[callee.name="whileUnchanged"]'(node) {
+            const code = context.sourceCode.ast.tokens.map((token) => token.value).join(' ');
+            const found = CLOCK_OR_CALLER.exec(code);
+            if (found) {
+              context.report({
+                node,
+                message: `A read kept while the database is unchanged answers again what it answered: its rows may depend on the database and its arguments alone, and this file names '${found[1]}' (docs/architecture.md).`,
+              });
+            }
+          },
+        };
+      },
+    },
+  },
+};
+
 export default tseslint.config(
   { ignores: ['**/node_modules/', '**/__generated__/', 'data/', 'scratch/', '**/dist/', 'test-artifacts/', 'build/'] },
   js.configs.recommended,
@@ -97,6 +141,8 @@ export default tseslint.config(
   },
   // The layers import only downwards (LAYERS above).
   { files: ['src/**/*.ts'], plugins: { layers }, rules: { 'layers/imports': 'error' } },
+  // A read answered from memory while nothing was committed is pure (`reads` above).
+  { files: ['src/**/*.ts'], plugins: { reads }, rules: { 'reads/while-unchanged': 'error' } },
   // A statement built once is a named query of src/db/queries, which services call: the speed
   // lives at the database's seam, and a service never holds a query frozen at build time.
   // (The faces cannot import src/db at all: the layers rule refuses it first.)
