@@ -2,6 +2,7 @@ import WebSocket from 'ws';
 import { createApiKey } from '../../src/services/api-keys/index.ts';
 import type { Scope } from '../../src/services/access-tokens/scopes.ts';
 import { describe, expect, it } from '../helpers/fixtures.ts';
+import { startInstanceOn } from '../helpers/test-app.ts';
 import type { TestApp } from '../helpers/test-app.ts';
 import { callTool, listen } from '../helpers/mcp.ts';
 
@@ -32,11 +33,15 @@ interface Transport {
   query?(t: TestApp, headers: Headers, text: string): Promise<Outcome>;
   /** Something held open for the credential (a stream, a socket), where the transport holds one: how it came out, and how to let it go. */
   hold?(t: TestApp, headers: Headers): Promise<Held>;
+  /** A subscription to new pets held open, where the transport streams events: what it received is read by `received`. */
+  watch?(t: TestApp, headers: Headers): Promise<Held>;
 }
 
 interface Held {
   outcome: Outcome;
   release(): void;
+  /** Everything the client received on it so far, as text. */
+  received(): string;
 }
 
 const PAGE = '{ pets(first: 2) { nodes { id name } } }';
@@ -102,27 +107,44 @@ async function heldHttpStream(t: TestApp, headers: Headers, accept: string): Pro
   });
   const release = () => leave.abort();
   if (res.status !== 200) {
-    const code = /"code":"([A-Z_]+)"/.exec(await res.text())?.[1] ?? 'ERROR';
-    return { outcome: { status: res.status, code, data: null, replayed: false }, release };
+    const text = await res.text();
+    const code = /"code":"([A-Z_]+)"/.exec(text)?.[1] ?? 'ERROR';
+    return { outcome: { status: res.status, code, data: null, replayed: false }, release, received: () => text };
   }
-  await res.body?.getReader().read();
-  return { outcome: { status: 200, code: null, data: 'subscribed', replayed: false }, release };
+  const reader = res.body?.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  const first = await reader?.read();
+  text += decoder.decode(first?.value, { stream: true });
+  // What follows is read as it comes, until the client lets it go.
+  void (async () => {
+    for (let chunk = await reader?.read(); chunk && !chunk.done; chunk = await reader?.read())
+      text += decoder.decode(chunk.value, { stream: true });
+  })().catch(() => undefined);
+  return { outcome: { status: 200, code: null, data: 'subscribed', replayed: false }, release, received: () => text };
 }
 
-/** A graphql-ws socket held open, acknowledged and subscribing to nothing: accepted, or closed with its refusal's code. */
-async function heldSocket(t: TestApp, headers: Headers): Promise<Held> {
+/**
+ * A graphql-ws socket held open and acknowledged, subscribing to `subscription` once acknowledged
+ * (to nothing without one): accepted, or closed with its refusal's code.
+ */
+async function heldSocket(t: TestApp, headers: Headers, subscription?: string): Promise<Held> {
   const socket = new WebSocket(`${(await t.listen()).replace('http', 'ws')}/graphql`, 'graphql-transport-ws');
   const release = () => socket.close();
+  const messages: string[] = [];
+  const received = () => messages.join('\n');
   return new Promise<Held>((resolve, reject) => {
     socket.on('open', () =>
       socket.send(JSON.stringify({ type: 'connection_init', payload: { Authorization: headers.authorization ?? '' } })),
     );
     socket.on('message', (data) => {
+      messages.push(data.toString());
       if ((JSON.parse(data.toString()) as { type: string }).type !== 'connection_ack') return;
-      resolve({ outcome: { status: 200, code: null, data: 'held', replayed: false }, release });
+      if (subscription) socket.send(JSON.stringify({ id: '1', type: 'subscribe', payload: { query: subscription } }));
+      resolve({ outcome: { status: 200, code: null, data: 'held', replayed: false }, release, received });
     });
     socket.on('close', (code, reason) =>
-      resolve({ outcome: { status: code, code: closeCodeOf(code, reason.toString()), data: null, replayed: false }, release }),
+      resolve({ outcome: { status: code, code: closeCodeOf(code, reason.toString()), data: null, replayed: false }, release, received }),
     );
     socket.on('error', reject);
   });
@@ -167,12 +189,13 @@ async function overSocket(t: TestApp, query: string, headers: Headers): Promise<
 async function heldListen(t: TestApp, headers: Headers): Promise<Held> {
   const listening = await listen(t, headers, { resourceSubscriptions: ['petstore://subscriptions/pet_created'] });
   const release = () => void listening.cancel();
+  const received = () => JSON.stringify(listening.messages);
   if (listening.status !== 200) {
     const code = (listening.messages[0] as { error?: { data?: { code?: string } } } | undefined)?.error?.data?.code ?? 'ERROR';
-    return { outcome: { status: listening.status, code, data: null, replayed: false }, release };
+    return { outcome: { status: listening.status, code, data: null, replayed: false }, release, received };
   }
   await expect.poll(() => listening.messages.length).toBeGreaterThan(0);
-  return { outcome: { status: 200, code: null, data: 'subscribed', replayed: false }, release };
+  return { outcome: { status: 200, code: null, data: 'subscribed', replayed: false }, release, received };
 }
 
 /** A tool call over MCP (2026-07-28): its refusal's or failure's code, its structured content. An Idempotency-Key goes in the call's `_meta`, as an agent sends it. */
@@ -250,17 +273,20 @@ const TRANSPORTS: Transport[] = [
     name: 'subscription over SSE',
     read: (t, headers) => overHttpStream(t, 'subscription { petCreated { id name } }', headers, 'text/event-stream'),
     hold: (t, headers) => heldHttpStream(t, headers, 'text/event-stream'),
+    watch: (t, headers) => heldHttpStream(t, headers, 'text/event-stream'),
   },
   {
     name: 'subscription over multipart (Apollo)',
     read: (t, headers) =>
       overHttpStream(t, 'subscription { petCreated { id name } }', headers, 'multipart/mixed;boundary="graphql";subscriptionSpec=1.0'),
     hold: (t, headers) => heldHttpStream(t, headers, 'multipart/mixed;boundary="graphql";subscriptionSpec=1.0'),
+    watch: (t, headers) => heldHttpStream(t, headers, 'multipart/mixed;boundary="graphql";subscriptionSpec=1.0'),
   },
   {
     name: 'graphql-ws (subscriptions)',
     read: (t, headers) => overSocket(t, 'subscription { petCreated { id name } }', headers),
-    hold: heldSocket,
+    hold: (t, headers) => heldSocket(t, headers),
+    watch: (t, headers) => heldSocket(t, headers, 'subscription { petCreated { id name } }'),
   },
   {
     name: 'federation _entities',
@@ -277,6 +303,7 @@ const TRANSPORTS: Transport[] = [
       return held.outcome;
     },
     hold: heldListen,
+    watch: heldListen,
   },
   {
     name: 'MCP tools/call',
@@ -446,6 +473,50 @@ describe('the response cache keeps accounts apart', () => {
       }
     },
   );
+});
+
+describe('a write through another instance is seen at once: the next read shows it, an open stream gets its event', () => {
+  it.for(TRANSPORTS.map((transport) => [transport.name, transport] as const))('%s', async ([, transport], { makeApp }) => {
+    // Events from another instance's writes come by polling the database (SUBSCRIPTION_POLL_MS).
+    const t = await makeApp({ ...ENV, SUBSCRIPTION_POLL_MS: '50' });
+    const other = await startInstanceOn(t.databaseUrl, ENV);
+    const key = await keyFor(t);
+    let made = 0;
+    const createThere = async () => {
+      const res = await other.inject({
+        method: 'POST',
+        url: '/v1/pets',
+        headers: key,
+        payload: { name: `fresh-${++made}`, categoryId: 1 },
+      });
+      expect(res.statusCode).toBe(201);
+      return `"fresh-${made}"`;
+    };
+    const watching = await transport.watch?.(t, key);
+    try {
+      if (watching) {
+        expect(watching.outcome.code).toBeNull();
+        // A pet created there until one reaches the stream here (a stream sees what is created after it began).
+        const names: string[] = [];
+        const seen = async () => {
+          names.push(await createThere());
+          return names.some((pet) => watching.received().includes(pet));
+        };
+        await expect.poll(seen, { timeout: 30_000, interval: 200 }).toBe(true);
+        return;
+      }
+      // Read twice here first: the second may come from what this instance keeps (the response cache, the versions read).
+      await transport.read(t, key);
+      const before = await transport.read(t, key);
+      expect(before.status).toBe(200);
+      const pet = await createThere();
+      expect(JSON.stringify(before.data)).not.toContain(pet);
+      expect(JSON.stringify((await transport.read(t, key)).data)).toContain(pet);
+    } finally {
+      watching?.release();
+      await other.close();
+    }
+  });
 });
 
 describe('an access line per exchange, naming the account', () => {
