@@ -4,11 +4,12 @@
 // V8's --cpu-prof samples wall time: on a busy two-core machine a thread descheduled in a system
 // call is blamed on whatever frame was running, which once put 83 µs a request in SQLite.
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { benchDatabase } from './bench-database.ts';
 import type { BenchDatabase, BenchEngine } from './bench-database.ts';
 import { faulty, fmt, load } from './bench-load.ts';
+import { latestCode } from './latest-code.ts';
 import type { LoadSettings, Request, Status } from './bench-load.ts';
 import { startFloor, startProject } from './bench-servers.ts';
 
@@ -135,6 +136,7 @@ export async function profileServer(options: ProfileOptions): Promise<boolean> {
   const server = floor ? await startFloor(db.url, nodeFlags) : await startProject(db.url, { env, nodeFlags, name: 'profiled' });
   const side = { server, request: floor ? scenario.floor : scenario.project, key: db.key };
   const data = join(dir, 'perf.data');
+  let stopping: Promise<void> | undefined;
   try {
     // As long as the recording, at least 2 s: one round has no later round to hide the server's
     // first-seconds work (serializers compiled, source maps read), and after 2 s of load a 5 s
@@ -157,6 +159,10 @@ export async function profileServer(options: ProfileOptions): Promise<boolean> {
     // perf ends with its own status, or by the signal where it was stopped before writing.
     const ended = await exited;
     if (ended !== '0' && ended !== 'SIGINT') throw new Error(`perf record ended with ${ended}`);
+    // The server ends before its symbol map is rewritten: nothing more is appended to it.
+    await (stopping ??= server.stop());
+    const map = `/tmp/perf-${server.process.pid}.map`;
+    if (existsSync(map)) writeFileSync(map, latestCode(readFileSync(map, 'utf8')));
     const script = execFileSync('perf', ['script', '-i', data, '-F', 'period,ip,sym,dso'], {
       encoding: 'utf8',
       maxBuffer: 1024 * 1024 * 1024,
@@ -198,7 +204,7 @@ export async function profileServer(options: ProfileOptions): Promise<boolean> {
     }
     return faulty([run]) === 0;
   } finally {
-    await server.stop();
+    await (stopping ??= server.stop());
     // --perf-basic-prof's symbol map, which perf script has read.
     rmSync(`/tmp/perf-${server.process.pid}.map`, { force: true });
   }
