@@ -41,6 +41,20 @@ const faces = (app: FastifyInstance, key: string) => {
       const { data } = await callTool(asApp, 'list_pets', { first: 100 });
       return ((data?.pets as { nodes: { name: string }[] } | undefined)?.nodes ?? []).map((pet) => pet.name);
     },
+    // A gateway resolving references: the first 50 ids, what exists of them (the rest PET_NOT_FOUND, null).
+    entities: async () => {
+      const res = await app.inject({
+        method: 'POST',
+        url: '/graphql',
+        headers: { authorization, 'cache-control': 'no-cache' },
+        payload: {
+          query: 'query($r: [_Any!]!) { _entities(representations: $r) { ... on Pet { name } } }',
+          variables: { r: Array.from({ length: 50 }, (_, i) => ({ __typename: 'Pet', id: String(i + 1) })) },
+        },
+      });
+      const entities = (res.json() as { data?: { _entities?: ({ name: string } | null)[] } }).data?._entities ?? [];
+      return entities.flatMap((pet) => (pet ? [pet.name] : []));
+    },
   };
 };
 
@@ -59,6 +73,7 @@ async function replicaBehind(clusters: PgCluster[]) {
     LOG_LEVEL: 'silent',
     MESSAGE_DELIVERY: 'false',
     RATE_LIMIT_PER_MINUTE: '0',
+    GRAPHQL_FEDERATION: 'true',
   };
   const open = async (more: Record<string, string> = {}) => {
     const config = loadConfig({ ...env, ...more });
@@ -88,6 +103,7 @@ const readerSees = async (reader: ReturnType<typeof faces>) => ({
   graphqlGet: await reader.graphqlGet(),
   graphqlPost: await reader.graphqlPost(),
   mcp: await reader.mcp(),
+  entities: await reader.entities(),
 });
 
 /** Until every face of `reader` reads the replica (once the instance has judged it current): the pet added behind its back is not there. */
@@ -137,7 +153,7 @@ describe.runIf(ENGINE === 'postgres')('reads from a streaming replica (DATABASE_
 
       // The reader still reads the replica, which has none of it: the writer's reads were not answered there by chance.
       const after = await readerSees(reader);
-      expect(after).toEqual({ rest: [], graphqlGet: [], graphqlPost: [], mcp: [] });
+      expect(after).toEqual({ rest: [], graphqlGet: [], graphqlPost: [], mcp: [], entities: [] });
     } finally {
       await app?.close();
       for (const cluster of clusters) cluster.remove();
