@@ -52,7 +52,7 @@ export async function insertApiKey(
     const values = {
       account_id: sql<number>`${accountId}`.as('account_id'),
       prefix: sql<string>`${keyPrefix(key)}`.as('prefix'),
-      key_hash: sql<string>`${hashApiKey(key).toString('hex')}`.as('key_hash'),
+      key_hash: sql<string>`${hashApiKey(key)}`.as('key_hash'),
       created_at: sql<string>`${createdAt}`.as('created_at'),
       name: sql<string | null>`${name}`.as('name'),
       scopes: sql<string | null>`${scopes === null ? null : scopes.join(' ')}`.as('scopes'),

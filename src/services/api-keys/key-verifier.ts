@@ -65,8 +65,9 @@ export function createKeyVerifier(db: Kysely<Database>, dataVersion: DataVersion
     verified.set(slot, { principal, keyId, version, expires: now + CACHE_TTL_MS });
   }
 
-  async function lookUp(hash: Buffer, slot: string, version: string): Promise<KeyVerdict> {
-    const [row] = await keyByHash(db, hash.toString('hex'));
+  async function lookUp(slot: string, version: string): Promise<KeyVerdict> {
+    // The slot is the hash in base64; the table keeps it in hex.
+    const [row] = await keyByHash(db, Buffer.from(slot, 'base64').toString('hex'));
     if (!row) return null;
     const refusal = keyRefusal(row);
     // A revoked key and an unknown one are the same answer: only a disabled account is told apart.
@@ -96,18 +97,17 @@ export function createKeyVerifier(db: Kysely<Database>, dataVersion: DataVersion
   return {
     recall(key) {
       if (!API_KEY_PATTERN.test(key)) return null;
-      return recalled(hashApiKey(key).toString('base64'), dataVersion());
+      return recalled(hashApiKey(key, 'base64'), dataVersion());
     },
     async verify(key) {
       if (!API_KEY_PATTERN.test(key)) return null;
-      const hash = hashApiKey(key);
-      const slot = hash.toString('base64');
+      const slot = hashApiKey(key, 'base64');
       // The version is read before the row, so a write that lands during the lookup still ends the trust.
       const version = dataVersion();
       const hit = recalled(slot, version);
       if (hit) return hit;
       onLookup?.(false);
-      return lookUp(hash, slot, version);
+      return lookUp(slot, version);
     },
     forget(keyId) {
       for (const [slot, entry] of verified) if (entry.keyId === keyId) verified.delete(slot);
