@@ -204,7 +204,7 @@ export async function profileServer(options: ProfileOptions): Promise<boolean> {
     }
     return faulty([run]) === 0;
   } finally {
-    await (stopping ??= server.stop());
+    await (stopping ?? server.stop());
     // --perf-basic-prof's symbol map, which perf script has read.
     rmSync(`/tmp/perf-${server.process.pid}.map`, { force: true });
   }
