@@ -34,7 +34,7 @@ function prepare<DB, Args extends readonly unknown[], Row>(
 const VERIFY_SHAPE = process.env.NODE_ENV !== 'production';
 
 /**
- * A query Kysely builds and compiles once per database, then runs with each call's arguments
+ * A query Kysely builds and compiles once per database (its transactions included), then runs with each call's arguments
  * bound in place. Building and compiling cost 10-15 µs a query in a profile, several times
  * SQLite's own work for a key lookup, so the per-request queries skip it. Arguments must be
  * values the query binds as parameters (not identifiers or SQL fragments), every one given at
@@ -45,7 +45,9 @@ const VERIFY_SHAPE = process.env.NODE_ENV !== 'production';
 export function preparedQuery<DB, Args extends readonly unknown[], Row>(
   build: (db: Kysely<DB>, ...args: Args) => Compilable<Row>,
 ): (db: Kysely<DB>, ...args: Args) => Promise<Row[]> {
-  const byDatabase = new WeakMap<Kysely<DB>, Prepared<Row>>();
+  // By the database's adapter, which its transactions share (Kysely gives each its own executor
+  // over the same compiler and adapter): a statement in a transaction is prepared once too.
+  const byDialect = new WeakMap<object, Prepared<Row>>();
   return async (db, ...args) => {
     // One shape per builder: a call that leaves out an optional argument would get the shape
     // built with it (or without it), whichever came first. Write one builder per shape.
@@ -53,10 +55,11 @@ export function preparedQuery<DB, Args extends readonly unknown[], Row>(
       throw new TypeError(`preparedQuery: called with ${args.length} arguments, built with ${build.length - 1}`);
     }
     if (db.getExecutor().plugins.length > 0) return (await db.executeQuery(build(db, ...args))).rows;
-    let prepared = byDatabase.get(db);
+    const { adapter } = db.getExecutor();
+    let prepared = byDialect.get(adapter);
     if (!prepared) {
       prepared = prepare(db, build, args.length);
-      byDatabase.set(db, prepared);
+      byDialect.set(adapter, prepared);
     }
     const { query, slots } = prepared;
     if (VERIFY_SHAPE) {

@@ -41,6 +41,28 @@ describe('preparedQuery', () => {
     expect(await ofKindA(db, 99)).toEqual([]);
   });
 
+  it('prepares once for a database and its transactions, each call run on its own connection', async () => {
+    await seeded;
+    let builds = 0;
+    const sizeOf = preparedQuery((kysely: Kysely<Db>, id: number) => {
+      builds++;
+      return kysely.selectFrom('things').select('size').where('id', '=', id);
+    });
+    expect(await sizeOf(db, 1)).toEqual([{ size: 10 }]);
+    const prepared = builds;
+    const undone = new Error('roll back');
+    await expect(
+      db.transaction().execute(async (trx) => {
+        await trx.updateTable('things').set({ size: 11 }).where('id', '=', 1).execute();
+        expect(await sizeOf(trx, 1)).toEqual([{ size: 11 }]);
+        throw undone;
+      }),
+    ).rejects.toBe(undone);
+    // Outside production every call builds once more to check its shape; the transaction's call prepared nothing of its own.
+    expect(builds).toBe(prepared + 1);
+    expect(await sizeOf(db, 1)).toEqual([{ size: 10 }]);
+  });
+
   it('refuses a builder that does not bind one of its arguments', async () => {
     await seeded;
     const ignoresSize = preparedQuery((kysely: Kysely<Db>, _size: number) => kysely.selectFrom('things').select('id'));
