@@ -1,6 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { ControlledTransaction, Kysely } from 'kysely';
 import { DatabaseError } from '../../db/database-error.ts';
+import { claimIdempotencyKey } from '../../db/queries/claim-idempotency-key.ts';
+import { idempotencyKeyByName } from '../../db/queries/idempotency-key-by-name.ts';
+import { keepIdempotentAnswer } from '../../db/queries/keep-idempotent-answer.ts';
+import { purgeIdempotencyKeys } from '../../db/queries/purge-idempotency-keys.ts';
 import type { Database } from '../../db/types.ts';
 import { AppError } from '../../errors/index.ts';
 
@@ -59,8 +63,7 @@ function canonicalJson(value: unknown): string {
 async function purge(db: Kysely<Database>, now: Date): Promise<void> {
   // A claim is committed only with its answer (finish) or not at all (abort rolls it back), so
   // every kept row is finished: only age removes one.
-  const expired = new Date(now.getTime() - IDEMPOTENCY_TTL_MS).toISOString();
-  await db.deleteFrom('idempotency_keys').where('created_at', '<', expired).execute();
+  await purgeIdempotencyKeys(db, new Date(now.getTime() - IDEMPOTENCY_TTL_MS).toISOString());
 }
 
 function openRun(trx: ControlledTransaction<Database>, accountId: number, key: string): IdempotentRun {
@@ -77,12 +80,7 @@ function openRun(trx: ControlledTransaction<Database>, accountId: number, key: s
     },
     finish: (result) =>
       end(async () => {
-        await trx
-          .updateTable('idempotency_keys')
-          .set({ status_code: result.status, response_body: result.body, location: result.resourcePath })
-          .where('account_id', '=', accountId)
-          .where('key', '=', key)
-          .execute();
+        await keepIdempotentAnswer(trx, accountId, key, result.status, result.body, result.resourcePath);
         await trx.commit().execute();
       }),
     abort: () => end(() => trx.rollback().execute()),
@@ -110,20 +108,9 @@ export async function startIdempotent(
   for (;;) {
     const trx = await db.startTransaction().execute();
     try {
-      // ON CONFLICT rather than catching the violation: on PostgreSQL a failed statement aborts the transaction.
-      const claimed = await trx
-        .insertInto('idempotency_keys')
-        .values({ account_id: accountId, key, fingerprint: fingerprint.canonical, created_at: now.toISOString() })
-        .onConflict((oc) => oc.columns(['account_id', 'key']).doNothing())
-        .returning('key')
-        .executeTakeFirst();
+      const [claimed] = await claimIdempotencyKey(trx, accountId, key, fingerprint.canonical, now.toISOString());
       if (claimed) return { kind: 'first', run: openRun(trx, accountId, key) };
-      const row = await trx
-        .selectFrom('idempotency_keys')
-        .select(['fingerprint', 'status_code', 'response_body', 'location'])
-        .where('account_id', '=', accountId)
-        .where('key', '=', key)
-        .executeTakeFirst();
+      const [row] = await idempotencyKeyByName(trx, accountId, key);
       await trx.rollback().execute();
       // The holder released its key between our two statements: claim again.
       if (!row) continue;
