@@ -91,6 +91,8 @@ interface McpExchange {
   framed: boolean;
   /** The catalogue code the request failed with, for the metrics. */
   failure: string | undefined;
+  /** Observed in the metrics already (a listen, once acknowledged): onResponse leaves it be. */
+  observed: boolean;
 }
 
 declare module 'fastify' {
@@ -100,7 +102,7 @@ declare module 'fastify' {
 }
 
 function exchangeOf(request: FastifyRequest): McpExchange {
-  return (request.mcp ??= { message: null, tool: null, framed: false, failure: undefined });
+  return (request.mcp ??= { message: null, tool: null, framed: false, failure: undefined, observed: false });
 }
 
 /** The origin clients reach this server at: PUBLIC_BASE_URL's, else the request's (its Host, or a trusted proxy's X-Forwarded-Host). */
@@ -420,6 +422,12 @@ export async function mountMcp(app: FastifyInstance, { runner, config, db, metri
         }),
       );
     notify('notifications/subscriptions/acknowledged', { notifications: honored });
+    // Its operation's duration is the time to acknowledge it: a stream lasts as long as its client
+    // listens, which says nothing of latency (HTTP's request metrics leave streams out for that).
+    if (metrics.enabled) {
+      metrics.mcpOperation('subscriptions/listen', undefined, undefined, reply.elapsedTime / 1000);
+      exchangeOf(request).observed = true;
+    }
     if (honored.toolsListChanged) listeners.add(stream);
     // Each subscription's events become resources/updated for its URI, its data in `_meta`; an error ends the listen saying why.
     let running = started.length;
@@ -441,8 +449,6 @@ export async function mountMcp(app: FastifyInstance, { runner, config, db, metri
     reply.raw.once('close', () => {
       stopAll();
       void stream.return();
-      if (metrics.enabled && !reply.raw.writableFinished)
-        metrics.mcpOperation('subscriptions/listen', undefined, exchangeOf(request).failure, reply.elapsedTime / 1000);
     });
     void (async () => {
       for await (const event of stream) {
@@ -521,8 +527,9 @@ export async function mountMcp(app: FastifyInstance, { runner, config, db, metri
     ...(metrics.enabled
       ? {
           onResponse: (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
-            const { message, tool, failure } = exchangeOf(request);
-            if (message?.kind === 'request') metrics.mcpOperation(message.method, tool?.listing.name, failure, reply.elapsedTime / 1000);
+            const { message, tool, failure, observed } = exchangeOf(request);
+            if (message?.kind === 'request' && !observed)
+              metrics.mcpOperation(message.method, tool?.listing.name, failure, reply.elapsedTime / 1000);
             done();
           },
         }

@@ -2,7 +2,7 @@ import { createApiKey } from '../../src/services/api-keys/index.ts';
 import type { Scope } from '../../src/services/access-tokens/scopes.ts';
 import { describe, expect, it } from '../helpers/fixtures.ts';
 import { LOCAL_AUDIENCE, startLocalIssuer } from '../helpers/local-issuer.ts';
-import { callTool, DEFAULT_TOOLS, mcp, READ_TOOLS } from '../helpers/mcp.ts';
+import { callTool, DEFAULT_TOOLS, listen, mcp, READ_TOOLS } from '../helpers/mcp.ts';
 import type { TestApp } from '../helpers/test-app.ts';
 import { defaultDocuments } from '../../src/mcp/default-documents.ts';
 import { petstoreSchema } from '../../src/graphql/petstore-schema.ts';
@@ -448,5 +448,20 @@ describe('limits and records', () => {
       /^mcp_server_operation_duration_seconds_count\{mcp_method_name="tools\/call",gen_ai_tool_name="get_pet",error_type="PET_NOT_FOUND"\} 1$/m,
     );
     expect(text).toMatch(/^petstore_errors_total\{face="mcp",code="PET_NOT_FOUND"\} 1$/m);
+  });
+
+  it('observes a listen once, when it is acknowledged, never for as long as its client listens', async ({ makeApp }) => {
+    const t = await makeApp({ METRICS_PORT: '0' });
+    const listens = async () =>
+      /^mcp_server_operation_duration_seconds_count\{mcp_method_name="subscriptions\/listen",gen_ai_tool_name="",error_type=""\} (\d+)$/m.exec(
+        await t.scrape(),
+      )?.[1] ?? '0';
+    const listening = await listen(t, t.auth, { resourceSubscriptions: ['petstore://subscriptions/pet_created'] });
+    await expect.poll(() => listening.messages.length).toBe(1);
+    // Counted while it is still held, with its time to acknowledge.
+    await expect.poll(listens).toBe('1');
+    await listening.cancel();
+    await expect.poll(async () => /^petstore_subscriptions_open (\d+)$/m.exec(await t.scrape())?.[1]).toBe('0');
+    expect(await listens()).toBe('1');
   });
 });
