@@ -34,19 +34,21 @@ function prepare<DB, Args extends readonly unknown[], Row>(
 const VERIFY_SHAPE = process.env.NODE_ENV !== 'production';
 
 /**
- * A query Kysely builds and compiles once per database (its transactions included), then runs with each call's arguments
- * bound in place. Building and compiling cost 10-15 µs a query in a profile, several times
- * SQLite's own work for a key lookup, so the per-request queries skip it. Arguments must be
- * values the query binds as parameters (not identifiers or SQL fragments), every one given at
- * every call, and the builder must not branch on them: while it is built they are stand-ins,
- * so a branch would be taken once and frozen (VERIFY_SHAPE catches one outside production). A database with plugins compiles on every call,
- * since a plugin may rewrite each query.
+ * A query Kysely builds and compiles once per database (its transactions included), then runs
+ * with each call's arguments bound in place. Building and compiling cost 10-15 µs a query in a
+ * profile, several times SQLite's own work for a key lookup, so the per-request queries skip
+ * it. Arguments must be values the query binds as parameters (not identifiers or SQL
+ * fragments), every one given at every call, and the builder must not branch on them: while it
+ * is built they are stand-ins, so a branch would be taken once and frozen (VERIFY_SHAPE catches
+ * one outside production). A database with plugins compiles on every call, since a plugin may
+ * rewrite each query.
  */
 export function preparedQuery<DB, Args extends readonly unknown[], Row>(
   build: (db: Kysely<DB>, ...args: Args) => Compilable<Row>,
 ): (db: Kysely<DB>, ...args: Args) => Promise<Row[]> {
   // By the database's adapter, which its transactions share (Kysely gives each its own executor
-  // over the same compiler and adapter): a statement in a transaction is prepared once too.
+  // over the same compiler and adapter): a statement in a transaction is prepared once too. Each
+  // Kysely gets an adapter of its own from its dialect (createAdapter, on both engines' dialects).
   const byDialect = new WeakMap<object, Prepared<Row>>();
   return async (db, ...args) => {
     // One shape per builder: a call that leaves out an optional argument would get the shape
