@@ -214,6 +214,10 @@ async function overMcp(t: TestApp, tool: string, args: Record<string, unknown>, 
   };
 }
 
+const overSse = (t: TestApp, headers: Headers) => heldHttpStream(t, headers, 'text/event-stream');
+const overMultipart = (t: TestApp, headers: Headers) =>
+  heldHttpStream(t, headers, 'multipart/mixed;boundary="graphql";subscriptionSpec=1.0');
+
 const TRANSPORTS: Transport[] = [
   {
     name: 'REST',
@@ -272,15 +276,16 @@ const TRANSPORTS: Transport[] = [
   {
     name: 'subscription over SSE',
     read: (t, headers) => overHttpStream(t, 'subscription { petCreated { id name } }', headers, 'text/event-stream'),
-    hold: (t, headers) => heldHttpStream(t, headers, 'text/event-stream'),
-    watch: (t, headers) => heldHttpStream(t, headers, 'text/event-stream'),
+    hold: overSse,
+    // What it holds open is a subscription to new pets already.
+    watch: overSse,
   },
   {
     name: 'subscription over multipart (Apollo)',
     read: (t, headers) =>
       overHttpStream(t, 'subscription { petCreated { id name } }', headers, 'multipart/mixed;boundary="graphql";subscriptionSpec=1.0'),
-    hold: (t, headers) => heldHttpStream(t, headers, 'multipart/mixed;boundary="graphql";subscriptionSpec=1.0'),
-    watch: (t, headers) => heldHttpStream(t, headers, 'multipart/mixed;boundary="graphql";subscriptionSpec=1.0'),
+    hold: overMultipart,
+    watch: overMultipart,
   },
   {
     name: 'graphql-ws (subscriptions)',
