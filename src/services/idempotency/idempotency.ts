@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { ControlledTransaction, Kysely } from 'kysely';
 import { DatabaseError } from '../../db/database-error.ts';
 import { claimIdempotencyKey } from '../../db/queries/claim-idempotency-key.ts';
+import { forgetExpiredIdempotencyKey } from '../../db/queries/forget-expired-idempotency-key.ts';
 import { idempotencyKeyByName } from '../../db/queries/idempotency-key-by-name.ts';
 import { keepIdempotentAnswer } from '../../db/queries/keep-idempotent-answer.ts';
 import { purgeIdempotencyKeys } from '../../db/queries/purge-idempotency-keys.ts';
@@ -60,11 +61,30 @@ function canonicalJson(value: unknown): string {
   return `{${members.join(',')}}`;
 }
 
-async function purge(db: Kysely<Database>, now: Date): Promise<void> {
+/** How often an instance forgets day-old keys of every account. */
+export const IDEMPOTENCY_PURGE_INTERVAL_MS = 60 * 1000;
+
+/** When each database's day-old keys were last purged from here (a process has one or two databases). */
+const lastPurge = new WeakMap<Kysely<Database>, number>();
+
+/**
+ * Forgets every key older than a day, at most once a minute per database: the purge is a
+ * statement of its own (on PostgreSQL a pooled connection and a round trip), a third of a keyed
+ * write's CPU there when it ran on every one (docs/performance.md). Between purges a day-old key
+ * is still forgotten exactly: the claim finds it and replaces it (startIdempotent).
+ */
+async function purgeNowAndThen(db: Kysely<Database>, now: Date): Promise<void> {
+  const last = lastPurge.get(db);
+  if (last !== undefined && now.getTime() - last < IDEMPOTENCY_PURGE_INTERVAL_MS && now.getTime() >= last) return;
+  // Marked before the statement, so concurrent requests do not all purge at once.
+  lastPurge.set(db, now.getTime());
   // A claim is committed only with its answer (finish) or not at all (abort rolls it back), so
   // every kept row is finished: only age removes one.
-  await purgeIdempotencyKeys(db, new Date(now.getTime() - IDEMPOTENCY_TTL_MS).toISOString());
+  await purgeIdempotencyKeys(db, expiredBefore(now));
 }
+
+/** Keys claimed before this ISO time are forgotten. */
+const expiredBefore = (now: Date): string => new Date(now.getTime() - IDEMPOTENCY_TTL_MS).toISOString();
 
 function openRun(trx: ControlledTransaction<Database>, accountId: number, key: string): IdempotentRun {
   let open = true;
@@ -104,16 +124,23 @@ export async function startIdempotent(
   if (!IDEMPOTENCY_KEY_PATTERN.test(key)) {
     throw AppError.of('VALIDATION_FAILED', 'idempotencyKeyForm');
   }
-  await purge(db, now);
+  await purgeNowAndThen(db, now);
   for (;;) {
     const trx = await db.startTransaction().execute();
     try {
       const [claimed] = await claimIdempotencyKey(trx, accountId, key, fingerprint.canonical, now.toISOString());
       if (claimed) return { kind: 'first', run: openRun(trx, accountId, key) };
       const [row] = await idempotencyKeyByName(trx, accountId, key);
+      // A day-old key the purge has not reached yet is new again: forget it and claim it here.
+      if (row && row.created_at < expiredBefore(now)) {
+        await forgetExpiredIdempotencyKey(trx, accountId, key, expiredBefore(now));
+        const [reclaimed] = await claimIdempotencyKey(trx, accountId, key, fingerprint.canonical, now.toISOString());
+        if (reclaimed) return { kind: 'first', run: openRun(trx, accountId, key) };
+      }
       await trx.rollback().execute();
-      // The holder released its key between our two statements: claim again.
-      if (!row) continue;
+      // The holder released its key between our two statements, or another request renewed the
+      // day-old key first: claim again.
+      if (!row || row.created_at < expiredBefore(now)) continue;
       if (row.fingerprint !== fingerprint.canonical && row.fingerprint !== fingerprint.asSent) throw new AppError('IDEMPOTENCY_KEY_REUSED');
       if (row.status_code === null || row.response_body === null) throw new AppError('IDEMPOTENCY_KEY_IN_USE');
       return { kind: 'replay', result: { status: row.status_code, body: row.response_body, resourcePath: row.location } };
