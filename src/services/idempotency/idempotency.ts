@@ -62,15 +62,15 @@ function canonicalJson(value: unknown): string {
 }
 
 /** How often an instance forgets day-old keys of every account. */
-export const IDEMPOTENCY_PURGE_INTERVAL_MS = 60 * 1000;
+const IDEMPOTENCY_PURGE_INTERVAL_MS = 60 * 1000;
 
 /** When each database's day-old keys were last purged from here (a process has one or two databases). */
 const lastPurge = new WeakMap<Kysely<Database>, number>();
 
 /**
  * Forgets every key older than a day, at most once a minute per database: the purge is a
- * statement of its own (on PostgreSQL a pooled connection and a round trip), a third of a keyed
- * write's CPU there when it ran on every one (docs/performance.md). Between purges a day-old key
+ * statement of its own (on PostgreSQL a pooled connection and a round trip): run on every keyed
+ * write it was four tenths of one's latency there and a sixth of its CPU (docs/performance.md). Between purges a day-old key
  * is still forgotten exactly: the claim finds it and replaces it (startIdempotent).
  */
 async function purgeNowAndThen(db: Kysely<Database>, now: Date): Promise<void> {
@@ -125,6 +125,7 @@ export async function startIdempotent(
     throw AppError.of('VALIDATION_FAILED', 'idempotencyKeyForm');
   }
   await purgeNowAndThen(db, now);
+  const expired = expiredBefore(now);
   for (;;) {
     const trx = await db.startTransaction().execute();
     try {
@@ -132,15 +133,16 @@ export async function startIdempotent(
       if (claimed) return { kind: 'first', run: openRun(trx, accountId, key) };
       const [row] = await idempotencyKeyByName(trx, accountId, key);
       // A day-old key the purge has not reached yet is new again: forget it and claim it here.
-      if (row && row.created_at < expiredBefore(now)) {
-        await forgetExpiredIdempotencyKey(trx, accountId, key, expiredBefore(now));
+      const dayOld = row !== undefined && row.created_at < expired;
+      if (dayOld) {
+        await forgetExpiredIdempotencyKey(trx, accountId, key, expired);
         const [reclaimed] = await claimIdempotencyKey(trx, accountId, key, fingerprint.canonical, now.toISOString());
         if (reclaimed) return { kind: 'first', run: openRun(trx, accountId, key) };
       }
       await trx.rollback().execute();
       // The holder released its key between our two statements, or another request renewed the
       // day-old key first: claim again.
-      if (!row || row.created_at < expiredBefore(now)) continue;
+      if (!row || dayOld) continue;
       if (row.fingerprint !== fingerprint.canonical && row.fingerprint !== fingerprint.asSent) throw new AppError('IDEMPOTENCY_KEY_REUSED');
       if (row.status_code === null || row.response_body === null) throw new AppError('IDEMPOTENCY_KEY_IN_USE');
       return { kind: 'replay', result: { status: row.status_code, body: row.response_body, resourcePath: row.location } };
