@@ -68,10 +68,11 @@ const IDEMPOTENCY_PURGE_INTERVAL_MS = 60 * 1000;
 const lastPurge = new WeakMap<Kysely<Database>, number>();
 
 /**
- * Forgets every key older than a day, at most once a minute per database: the purge is a
+ * Forgets every key older than a day, at most once a minute per database. The purge is a
  * statement of its own (on PostgreSQL a pooled connection and a round trip): run on every keyed
- * write it was four tenths of one's latency there and a sixth of its CPU (docs/performance.md). Between purges a day-old key
- * is still forgotten exactly: the claim finds it and replaces it (startIdempotent).
+ * write, it was four tenths of one's latency there and a sixth of its CPU (docs/performance.md).
+ * Between purges a day-old key is still forgotten exactly: the claim finds it and replaces it
+ * (startIdempotent).
  */
 async function purgeNowAndThen(db: Kysely<Database>, now: Date): Promise<void> {
   const last = lastPurge.get(db);
