@@ -61,6 +61,9 @@ function canonicalJson(value: unknown): string {
   return `{${members.join(',')}}`;
 }
 
+/** Keys claimed before this ISO time are forgotten. */
+const expiredBefore = (now: Date): string => new Date(now.getTime() - IDEMPOTENCY_TTL_MS).toISOString();
+
 /** How often an instance forgets day-old keys of every account. */
 const IDEMPOTENCY_PURGE_INTERVAL_MS = 60 * 1000;
 
@@ -83,9 +86,6 @@ async function purgeNowAndThen(db: Kysely<Database>, now: Date): Promise<void> {
   // every kept row is finished: only age removes one.
   await purgeIdempotencyKeys(db, expiredBefore(now));
 }
-
-/** Keys claimed before this ISO time are forgotten. */
-const expiredBefore = (now: Date): string => new Date(now.getTime() - IDEMPOTENCY_TTL_MS).toISOString();
 
 function openRun(trx: ControlledTransaction<Database>, accountId: number, key: string): IdempotentRun {
   let open = true;
@@ -126,7 +126,6 @@ export async function startIdempotent(
     throw AppError.of('VALIDATION_FAILED', 'idempotencyKeyForm');
   }
   await purgeNowAndThen(db, now);
-  const expired = expiredBefore(now);
   for (;;) {
     const trx = await db.startTransaction().execute();
     try {
@@ -134,6 +133,7 @@ export async function startIdempotent(
       if (claimed) return { kind: 'first', run: openRun(trx, accountId, key) };
       const [row] = await idempotencyKeyByName(trx, accountId, key);
       // A day-old key the purge has not reached yet is new again: forget it and claim it here.
+      const expired = expiredBefore(now);
       const dayOld = row !== undefined && row.created_at < expired;
       if (dayOld) {
         await forgetExpiredIdempotencyKey(trx, accountId, key, expired);
