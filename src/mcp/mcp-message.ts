@@ -62,13 +62,14 @@ export function readMessage(request: FastifyRequest): McpMessage {
  * `params._meta` at all), under a 2025 revision's header or none. SDK 1.x clients send nothing
  * else, and the classifier spends most of its time (6 of 7.5 µs a message) on its first two
  * checks, that the message is not a response, each failing by building zod's issues: a message
- * with a `method` key fails both (the response schemas are strict, and have none).
+ * the request schema accepts fails both (the schemas are strict, and only responses have
+ * `result` or `error`).
  * test/mcp/mcp-message.test.ts holds this to the classifier over the messages that come near it,
  * so an SDK that routes one of them otherwise fails there.
  */
 export function isPlainLegacyRequest(body: unknown, protocolVersionHeader: string | undefined): boolean {
   if (protocolVersionHeader !== undefined && !(LEGACY_VERSIONS as readonly string[]).includes(protocolVersionHeader)) return false;
-  if (!isObject(body) || !Object.hasOwn(body, 'method')) return false;
+  if (!isObject(body)) return false;
   const { params } = body;
   if (params !== undefined && (!isObject(params) || params._meta !== undefined)) return false;
   return isJSONRPCRequest(body);
