@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { describe, expect, it } from '../../helpers/fixtures.ts';
 import { expectErrorBody } from '../../helpers/test-app.ts';
@@ -32,6 +33,27 @@ describe('compression and the cache headers of pages and assets', () => {
     expect(viaGraphQL.headers['content-encoding']).toBe('br');
     const { res } = await graphql(t, PAGE);
     expect(brotliDecompressSync(viaGraphQL.rawPayload).toString()).toBe(res.body);
+  });
+
+  it('compresses an answer of up to 16 KiB in one call, whatever the host: its length known', async ({ makeApp }) => {
+    const app = await makeApp();
+    for (let i = 0; i < 100; i++) {
+      await app.call({ method: 'POST', url: '/v1/pets', payload: { name: randomBytes(30).toString('base64url'), categoryId: i + 1 } });
+    }
+    const plain = await app.call({ url: '/v1/pets?limit=100' });
+    // Past the plugin's own default on any host (8 KiB at most), under the server's 16 KiB.
+    expect(plain.body.length).toBeGreaterThan(8192);
+    expect(plain.body.length).toBeLessThan(16384);
+    for (const [coding, decode] of [
+      ['br', brotliDecompressSync],
+      ['gzip', gunzipSync],
+    ] as const) {
+      const answer = await app.call({ url: '/v1/pets?limit=100', headers: { 'accept-encoding': coding } });
+      expect(answer.headers['content-encoding']).toBe(coding);
+      // The stream path would have sent it without a length.
+      expect(answer.headers['content-length']).toBe(String(answer.rawPayload.length));
+      expect(decode(answer.rawPayload).toString()).toBe(plain.body);
+    }
   });
 
   it('leaves small answers and 304s uncompressed', async ({ t }) => {
