@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/types.ts';
 import type { KeyVerifier } from '../../services/api-keys/index.ts';
-import type { VersionedTable } from '../../services/versions/index.ts';
+import type { Versions, VersionedTable } from '../../services/versions/index.ts';
 import { requestVersions } from './request-versions.ts';
 import { readDb } from '../read-routing.ts';
 import { entityTag, noneMatchHits } from './entity-tag.ts';
@@ -58,16 +58,22 @@ export function useConditionalGet(app: FastifyInstance, { db, verifier, salt }: 
       return;
     }
     const { tables, perAccount } = validators;
+    // Each versions object's tag, while it is read again unchanged (services/versions): hashed once.
+    const tags = new WeakMap<Versions, { account: string; tag: string }>();
     const preHandler = async (request: FastifyRequest, reply: FastifyReply) => {
       const { principal } = request;
       if (principal === null) return;
       // The versions from where the rows will be read (a replica, read-routing.ts): the tag names what the answer shows.
       const versions = await requestVersions(await readDb(request, db), verifier, request, principal);
-      // A validator belongs to one URL (RFC 9110 §8.8.1), so the URL need not be in it; hashed,
-      // so it shows nothing of the versions it names.
-      const parts = [salt, perAccount ? String(principal.accountId) : '*'];
-      for (const table of tables) parts.push(versions[table]);
-      const tag = entityTag(parts);
+      const account = perAccount ? String(principal.accountId) : '*';
+      let known = tags.get(versions);
+      if (known?.account !== account) {
+        // A validator belongs to one URL (RFC 9110 §8.8.1), so the URL need not be in it; hashed,
+        // so it shows nothing of the versions it names.
+        known = { account, tag: entityTag([salt, account, ...tables.map((table) => versions[table])]) };
+        tags.set(versions, known);
+      }
+      const { tag } = known;
       request.entityTag = tag;
       validatorHeaders(reply, tag);
       // `*` needs to know the resource exists, which only the handler finds out (onSend below).
