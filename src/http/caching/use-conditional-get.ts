@@ -58,7 +58,8 @@ export function useConditionalGet(app: FastifyInstance, { db, verifier, salt }: 
       return;
     }
     const { tables, perAccount } = validators;
-    // Each versions object's tag, while it is read again unchanged (services/versions): hashed once.
+    // The tag of each versions object read again unchanged (frozen: services/versions), hashed
+    // once; versions read afresh are a new object each time, not worth an entry.
     const tags = new WeakMap<Versions, { account: string; tag: string }>();
     const preHandler = async (request: FastifyRequest, reply: FastifyReply) => {
       const { principal } = request;
@@ -71,7 +72,7 @@ export function useConditionalGet(app: FastifyInstance, { db, verifier, salt }: 
         // A validator belongs to one URL (RFC 9110 §8.8.1), so the URL need not be in it; hashed,
         // so it shows nothing of the versions it names.
         known = { account, tag: entityTag([salt, account, ...tables.map((table) => versions[table])]) };
-        tags.set(versions, known);
+        if (Object.isFrozen(versions)) tags.set(versions, known);
       }
       const { tag } = known;
       request.entityTag = tag;
