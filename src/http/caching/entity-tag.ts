@@ -6,7 +6,29 @@ import { hash } from 'node:crypto';
  * changes the bytes but not the answer.
  */
 export function entityTag(parts: readonly string[]): string {
-  return `W/"${hash('sha1', parts.join('\n'), 'base64url').slice(0, 22)}"`;
+  return tagOf(parts.join('\n'));
+}
+
+function tagOf(text: string): string {
+  return `W/"${hash('sha1', text, 'base64url').slice(0, 22)}"`;
+}
+
+/**
+ * `entityTag` for one caller whose parts repeat from request to request (a list's tag while its
+ * tables are unchanged): the last tag is kept with what it was made of, and made again only when
+ * that changes. One entry, so nothing grows.
+ */
+export function lastEntityTag(): (parts: readonly string[]) => string {
+  let text: string | null = null;
+  let tag = '';
+  return (parts) => {
+    const joined = parts.join('\n');
+    if (joined !== text) {
+      text = joined;
+      tag = tagOf(joined);
+    }
+    return tag;
+  };
 }
 
 /**

@@ -2,10 +2,10 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/types.ts';
 import type { KeyVerifier } from '../../services/api-keys/index.ts';
-import type { Versions, VersionedTable } from '../../services/versions/index.ts';
+import type { VersionedTable } from '../../services/versions/index.ts';
 import { requestVersions } from './request-versions.ts';
 import { readDb } from '../read-routing.ts';
-import { entityTag, noneMatchHits } from './entity-tag.ts';
+import { entityTag, lastEntityTag, noneMatchHits } from './entity-tag.ts';
 import { validatorHeaders } from './cache-control.ts';
 import { addRouteHooks } from '../route-config.ts';
 
@@ -58,23 +58,18 @@ export function useConditionalGet(app: FastifyInstance, { db, verifier, salt }: 
       return;
     }
     const { tables, perAccount } = validators;
-    // The tag of each versions object read again unchanged (frozen: services/versions), hashed
-    // once; versions read afresh are a new object each time, not worth an entry.
-    const tags = new WeakMap<Versions, { account: string; tag: string }>();
+    // Between two writes every request names the same versions: hashed once (per account where it counts).
+    const tagOf = lastEntityTag();
     const preHandler = async (request: FastifyRequest, reply: FastifyReply) => {
       const { principal } = request;
       if (principal === null) return;
       // The versions from where the rows will be read (a replica, read-routing.ts): the tag names what the answer shows.
       const versions = await requestVersions(await readDb(request, db), verifier, request, principal);
-      const account = perAccount ? String(principal.accountId) : '*';
-      let known = tags.get(versions);
-      if (known?.account !== account) {
-        // A validator belongs to one URL (RFC 9110 §8.8.1), so the URL need not be in it; hashed,
-        // so it shows nothing of the versions it names.
-        known = { account, tag: entityTag([salt, account, ...tables.map((table) => versions[table])]) };
-        if (Object.isFrozen(versions)) tags.set(versions, known);
-      }
-      const { tag } = known;
+      // A validator belongs to one URL (RFC 9110 §8.8.1), so the URL need not be in it; hashed,
+      // so it shows nothing of the versions it names.
+      const parts = [salt, perAccount ? String(principal.accountId) : '*'];
+      for (const table of tables) parts.push(versions[table]);
+      const tag = tagOf(parts);
       request.entityTag = tag;
       validatorHeaders(reply, tag);
       // `*` needs to know the resource exists, which only the handler finds out (onSend below).

@@ -26,19 +26,10 @@ export async function readVersions(
       : await versionsForKey(db, String(principal.accountId), principal.keyId);
   const standing = row?.standing ?? 'revoked';
   if (standing === 'revoked' || standing === 'disabled') return standing;
-  // A row answered again while nothing changed (db/unchanged-reads.ts) is the same frozen object:
-  // its versions are built once, frozen, and are the same object too, which a caller may key on.
-  // Versions read afresh (PostgreSQL's every read) are a new object each time, not frozen.
-  if (row === undefined || !Object.isFrozen(row)) return versionsOf(row);
-  let versions = ofKeptRow.get(row);
-  if (versions === undefined) ofKeptRow.set(row, (versions = Object.freeze(versionsOf(row))));
-  return versions;
-}
-
-const ofKeptRow = new WeakMap<object, Versions>();
-
-function versionsOf(row: object | undefined): Versions {
   // No row: the account never wrote one, itself a state (nothing), distinct from every random value.
   const found = (row ?? {}) as Partial<Record<VersionedTable, unknown>>;
-  return Object.fromEntries(VERSIONED_TABLE_NAMES.map((table) => [table, String(found[table] ?? 'none')])) as Versions;
+  return Object.fromEntries(VERSIONED_TABLE_NAMES.map((table) => [table, String(found[table] ?? 'none')])) as Record<
+    VersionedTable,
+    string
+  >;
 }
