@@ -5,6 +5,8 @@ export interface Outcome {
   end: number;
   /** Why no answer came (status 0). */
   error?: string;
+  /** The Error body's code (or a GraphQL answer's first error's), when the answer carried one. */
+  code?: unknown;
   /** Where it was sent: a balancer or an instance. */
   origin: string;
   method: string;
@@ -52,6 +54,7 @@ export class Client {
       } catch {
         // HAProxy's own error pages are HTML; the status says enough.
       }
+      if (res.status >= 400) outcome.code = codeOf(parsed);
       return { status: res.status, headers: res.headers, body: parsed };
     } catch (error) {
       outcome.end = Date.now();
@@ -62,6 +65,12 @@ export class Client {
 }
 
 /** The path of the `rel="next"` link, or null on the last page. */
+/** One failed request as a line a failure message can show: when, where, what came back. */
+export function describeOutcome(outcome: Outcome, since: number): string {
+  const why = outcome.status === 0 ? `no answer (${outcome.error ?? ''})` : `${outcome.status} ${String(outcome.code ?? '')}`;
+  return `+${outcome.at - since} ms ${outcome.method} ${outcome.origin}${outcome.path}: ${why} after ${outcome.end - outcome.at} ms`;
+}
+
 export function nextPath(headers: Headers): string | null {
   const match = /<([^>]+)>; rel="next"/.exec(headers.get('link') ?? '');
   return match?.[1] ?? null;

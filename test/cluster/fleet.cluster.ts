@@ -12,7 +12,7 @@ import { startPrivateRedis } from '../helpers/private-redis.ts';
 import { startTcpProxy } from '../helpers/tcp-proxy.ts';
 import { startBalancer } from './balancer.ts';
 import { startPrometheus } from './prometheus.ts';
-import { Client, nextPath, pause, retryable } from './client.ts';
+import { Client, describeOutcome, nextPath, pause, retryable } from './client.ts';
 import type { Answer } from './client.ts';
 import { printTable } from './table.ts';
 
@@ -99,12 +99,13 @@ async function audit(url: string, told: Told, prefix: string) {
   }
 }
 
-/** Every page by cursor, as a client walks it; the ids it saw. */
+/** Every page by cursor, as a client walks it (a page answered "retry later" asked again); the ids it saw. */
 async function walkAll(client: Client, origin: string, key: string): Promise<{ ids: number[]; failures: number }> {
   const ids: number[] = [];
   let failures = 0;
   for (let path: string | null = '/v1/pets?limit=50'; path;) {
-    const answer = await client.call(origin, 'GET', path, { key });
+    const page: string = path;
+    const { answer } = await untilAnswered(() => client.call(origin, 'GET', page, { key }), 10_000);
     if (answer.status !== 200) {
       failures++;
       break;
@@ -114,6 +115,13 @@ async function walkAll(client: Client, origin: string, key: string): Promise<{ i
   }
   return { ids, failures };
 }
+
+/** The instances' log lines at level error or above, or for an answer of 500 or more (at most 20). */
+const serverErrorLines = (servers: RunningServer[]) =>
+  servers
+    .flatMap((server) => server.stdout().split('\n'))
+    .filter((line) => /"level":(5|6)\d|"status":5\d\d/.test(line))
+    .slice(0, 20);
 
 const percentile = (values: number[], p: number) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -167,6 +175,7 @@ describe('the fleet tier', { timeout: 600_000 }, () => {
         }
       })();
       const began = performance.now();
+      const startedAt = Date.now();
       const writers = [0, 1, 2, 3].map((w) => writer(client, origins, key, `pooled-${w}`, told, () => running));
       await pause(12_000);
       running = false;
@@ -174,7 +183,17 @@ describe('the fleet tier', { timeout: 600_000 }, () => {
       await reader.end();
       const seconds = (performance.now() - began) / 1000;
       const { stored, lost, doubled, moved } = await audit(direct.toString(), told, 'pooled');
-      const errors = client.outcomes.filter((outcome) => outcome.status === 0 || outcome.status >= 500).length;
+      // The statement timeout is 1 s here, to show it in force below; on a machine slowed down (a
+      // shared CI host) a statement may pass it under this load, and the answer is then the
+      // timeout's own: 503 SERVICE_UNAVAILABLE with Retry-After, which the careful client retries
+      // to one stored write (checked by lost/doubled/told.failed). Any other failure is an error.
+      const failed = client.outcomes.filter((outcome) => outcome.status === 0 || outcome.status >= 500);
+      const retryLater = failed.filter((outcome) => outcome.status === 503 && outcome.code === 'SERVICE_UNAVAILABLE').length;
+      const errors = failed
+        .filter((outcome) => !(outcome.status === 503 && outcome.code === 'SERVICE_UNAVAILABLE'))
+        .map((outcome) => describeOutcome(outcome, startedAt));
+      // What the instances logged of them (a failure's cause is in the server's error line, not the answer).
+      if (errors.length > 0) errors.push(...serverErrorLines(servers));
       // A statement past the timeout is cancelled through the pooler too (a trigger makes inserts slow).
       const db = new pg.Client({ connectionString: direct.toString() });
       await db.connect();
@@ -187,10 +206,10 @@ describe('the fleet tier', { timeout: 600_000 }, () => {
       await db.end();
       rows.push([
         'PgBouncer 1.18, pool_mode = transaction, 4 server connections; 3 instances, 4 keyed writers (REST and GraphQL), cursor walks, 12 s',
-        `${told.acknowledged.size} acknowledged (${Math.round(told.acknowledged.size / seconds)}/s), ${stored} stored, ${lost.length} lost, ${doubled.length} doubled, ${moved.length} moved; ${errors} errors, ${told.retries} retries; ${walks.done} walks, ${walks.skipped} skipped; a 3 s insert: ${slow.status}`,
+        `${told.acknowledged.size} acknowledged (${Math.round(told.acknowledged.size / seconds)}/s), ${stored} stored, ${lost.length} lost, ${doubled.length} doubled, ${moved.length} moved; ${errors.length} errors, ${retryLater} answered 503 SERVICE_UNAVAILABLE (retried), ${told.retries} retries; ${walks.done} walks, ${walks.skipped} skipped; a 3 s insert: ${slow.status}`,
       ]);
       expect(told.failed).toEqual([]);
-      expect({ lost, doubled, moved, errors }).toEqual({ lost: [], doubled: [], moved: [], errors: 0 });
+      expect({ lost, doubled, moved, errors }).toEqual({ lost: [], doubled: [], moved: [], errors: [] });
       expect(stored).toBe(told.acknowledged.size);
       expect(walks).toMatchObject({ skipped: 0, failures: 0 });
       expect(walks.done).toBeGreaterThan(0);
