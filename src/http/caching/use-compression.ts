@@ -1,5 +1,6 @@
 import compress from '@fastify/compress';
 import type { FastifyInstance } from 'fastify';
+import { releasingZlib } from './releasing-zlib.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -40,6 +41,9 @@ export async function useCompression(app: FastifyInstance, { minBytes, largeUnde
     // two cores and 4 KiB past them, and its stream path cost four times the CPU for a 12 kB
     // answer, and a zlib context for each answer in flight (docs/caching.md).
     syncThreshold: 16 * 1024,
+    // Its one-call compressors, each letting go of zlib's 16 KiB output chunk once the answer is
+    // made: otherwise every answer's chunk waits for a full collection (releasing-zlib.ts).
+    zlib: releasingZlib,
     customTypes: /^(application\/(json|graphql-response\+json|openapi\+json|javascript)|text\/(html|css|javascript|plain|yaml))/,
   });
 }
