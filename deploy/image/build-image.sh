@@ -167,7 +167,7 @@ config=(
   --config.env HOST=0.0.0.0 --config.env PORT=$port --config.env DATABASE_URL=/data/petstore.db
   # npm start's Node flags (package.json); the command is a petstore command, `serve` by default.
   --config.entrypoint node --config.entrypoint --enable-source-maps --config.entrypoint --max-semi-space-size=8
-  --config.entrypoint --heap-growing-percent=100 --config.entrypoint bin/petstore.js --config.cmd serve
+  --config.entrypoint --heap-growing-percent=50 --config.entrypoint bin/petstore.js --config.cmd serve
   --config.exposedports "$port/tcp" --config.volume /data --config.stopsignal SIGTERM
   --history.created "$created" --history.created_by "config: user $user_id, port $port, volume /data"
 )

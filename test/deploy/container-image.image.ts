@@ -122,7 +122,7 @@ describe('the container image (npm run image), run with runc', { timeout: 300_00
       'node',
       '--enable-source-maps',
       '--max-semi-space-size=8',
-      '--heap-growing-percent=100',
+      '--heap-growing-percent=50',
       'bin/petstore.js',
       'serve',
     ]);
