@@ -64,13 +64,13 @@ export class Client {
   }
 }
 
-/** The path of the `rel="next"` link, or null on the last page. */
 /** One failed request as a line a failure message can show: when, where, what came back. */
 export function describeOutcome(outcome: Outcome, since: number): string {
   const why = outcome.status === 0 ? `no answer (${outcome.error ?? ''})` : `${outcome.status} ${String(outcome.code ?? '')}`;
   return `+${outcome.at - since} ms ${outcome.method} ${outcome.origin}${outcome.path}: ${why} after ${outcome.end - outcome.at} ms`;
 }
 
+/** The path of the `rel="next"` link, or null on the last page. */
 export function nextPath(headers: Headers): string | null {
   const match = /<([^>]+)>; rel="next"/.exec(headers.get('link') ?? '');
   return match?.[1] ?? null;

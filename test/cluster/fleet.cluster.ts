@@ -13,7 +13,7 @@ import { startTcpProxy } from '../helpers/tcp-proxy.ts';
 import { startBalancer } from './balancer.ts';
 import { startPrometheus } from './prometheus.ts';
 import { Client, describeOutcome, nextPath, pause, retryable } from './client.ts';
-import type { Answer } from './client.ts';
+import type { Answer, Outcome } from './client.ts';
 import { printTable } from './table.ts';
 
 // The parts a fleet runs on, real and on this machine (docs/deployment.md): a transaction
@@ -187,11 +187,10 @@ describe('the fleet tier', { timeout: 600_000 }, () => {
       // shared CI host) a statement may pass it under this load, and the answer is then the
       // timeout's own: 503 SERVICE_UNAVAILABLE with Retry-After, which the careful client retries
       // to one stored write (checked by lost/doubled/told.failed). Any other failure is an error.
+      const timedOut = (outcome: Outcome) => outcome.status === 503 && outcome.code === 'SERVICE_UNAVAILABLE';
       const failed = client.outcomes.filter((outcome) => outcome.status === 0 || outcome.status >= 500);
-      const retryLater = failed.filter((outcome) => outcome.status === 503 && outcome.code === 'SERVICE_UNAVAILABLE').length;
-      const errors = failed
-        .filter((outcome) => !(outcome.status === 503 && outcome.code === 'SERVICE_UNAVAILABLE'))
-        .map((outcome) => describeOutcome(outcome, startedAt));
+      const retryLater = failed.filter(timedOut).length;
+      const errors = failed.filter((outcome) => !timedOut(outcome)).map((outcome) => describeOutcome(outcome, startedAt));
       // What the instances logged of them (a failure's cause is in the server's error line, not the answer).
       if (errors.length > 0) errors.push(...serverErrorLines(servers));
       // A statement past the timeout is cancelled through the pooler too (a trigger makes inserts slow).
