@@ -35,15 +35,14 @@ function releasing<O extends BrotliOptions | ZlibOptions>(compress: (input: Inpu
 }
 
 /**
- * node:zlib as @fastify/compress uses it (its `zlib` option), with the one-call compressors it
- * picks for answers in memory letting go of their output chunk. Streams (larger answers) are
- * zlib's own: their engine lives as long as the answer's stream.
+ * node:zlib as @fastify/compress uses it (its `zlib` option) for the two codings the server
+ * offers (br, gzip), with the one-call compressors it picks for answers in memory letting go of
+ * their output chunk. Streams (larger answers) are zlib's own: their engine lives as long as the
+ * answer's stream.
  */
 export const releasingZlib = {
   createBrotliCompress: zlib.createBrotliCompress,
   createGzip: zlib.createGzip,
-  createDeflate: zlib.createDeflate,
   brotliCompressSync: releasing<BrotliOptions>(zlib.brotliCompressSync),
   gzipSync: releasing<ZlibOptions>(zlib.gzipSync),
-  deflateSync: releasing<ZlibOptions>(zlib.deflateSync),
 };
