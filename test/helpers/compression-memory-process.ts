@@ -7,6 +7,7 @@
 // two scavenges (or why no window could be read).
 import { Agent, get } from 'node:http';
 import { constants, performance, PerformanceObserver } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { NodeGCPerformanceDetail } from 'node:perf_hooks';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { startTestApp } from './test-app.ts';
@@ -38,7 +39,7 @@ const observer = new PerformanceObserver((list) => {
 });
 observer.observe({ entryTypes: ['gc'] });
 const overlapped = async (from: number, to: number) => {
-  await new Promise((resolve) => setTimeout(resolve, 20));
+  await sleep(20);
   return spans.some((span) => span.to >= from - SWEEP_MS && span.from <= to);
 };
 
@@ -74,7 +75,7 @@ for (const [coding, decode] of codings) {
   for (let attempt = 0; attempt < 10; attempt++) {
     // Each window starts a second after a full collection of its own, whose sweep has then ended.
     collect({ type: 'major' });
-    await new Promise((resolve) => setTimeout(resolve, SWEEP_MS + 10));
+    await sleep(SWEEP_MS + 10);
     scavenge();
     const from = performance.now();
     const before = process.memoryUsage().arrayBuffers;
