@@ -13,6 +13,8 @@ export interface BenchServer {
   process: ChildProcess;
   /** Highest resident set size seen, in MB. */
   peakRssMb(): number;
+  /** Highest resident set size seen since the last call (or the start), in MB: which scenario sets the peak. */
+  windowPeakRssMb(): number;
   stop(): Promise<void>;
 }
 
@@ -59,12 +61,22 @@ async function launch(name: string, args: string[], env: Record<string, string>,
     }
   }
   let peak = 0;
-  const sampler = setInterval(() => (peak = Math.max(peak, rssMb(child.pid ?? 0))), 100);
+  let windowPeak = 0;
+  const sampler = setInterval(() => {
+    const rss = rssMb(child.pid ?? 0);
+    peak = Math.max(peak, rss);
+    windowPeak = Math.max(windowPeak, rss);
+  }, 100);
   return {
     name,
     origin,
     process: child,
     peakRssMb: () => Math.round(peak),
+    windowPeakRssMb: () => {
+      const seen = Math.round(Math.max(windowPeak, rssMb(child.pid ?? 0)));
+      windowPeak = 0;
+      return seen;
+    },
     stop: async () => {
       clearInterval(sampler);
       const exited = new Promise((r) => child.once('exit', r));

@@ -328,6 +328,7 @@ async function sideBySideScenarios(dir: string, databases: BenchDatabase[], fail
   const expected = await answerOf({ server: project, request: gqlRun(GQL_LIST_QUERY), key: projectDb.key });
 
   const rows: string[] = [];
+  project.windowPeakRssMb(); // the start and the expected answer are not a scenario's
   for (const scenario of only.length > 0 ? scenarios.filter((s) => only.some((name) => s.name.includes(name))) : scenarios) {
     const [f, p] = await sideBySide(
       { server: floor, request: scenario.floor, key: floorDb.key },
@@ -344,7 +345,7 @@ async function sideBySideScenarios(dir: string, databases: BenchDatabase[], fail
     const fr = { rps: median(f.map((x) => x.rps)), cpu: least(f.map((x) => x.cpu)) };
     if (faulty(f) + faulty(p) > 0) failures.push(scenario.name);
     rows.push(
-      `| ${scenario.name} | ${fmt(pr.cpu)} | ${fmt(fr.cpu)} | **${fmt(fr.cpu / pr.cpu, 2)}** | ${fmt(pr.rps)} | ${fmt(fr.rps)} | ${fmt(pr.rps / fr.rps, 2)} | ${pr.p50} | ${pr.p99} | ${fmt(pr.p99 / Math.max(pr.p50, 1), 1)} | ${faulty(p)} |`,
+      `| ${scenario.name} | ${fmt(pr.cpu)} | ${fmt(fr.cpu)} | **${fmt(fr.cpu / pr.cpu, 2)}** | ${fmt(pr.rps)} | ${fmt(fr.rps)} | ${fmt(pr.rps / fr.rps, 2)} | ${pr.p50} | ${pr.p99} | ${fmt(pr.p99 / Math.max(pr.p50, 1), 1)} | ${project.windowPeakRssMb()} | ${faulty(p)} |`,
     );
   }
   // Relations: a page of 100 orders with and without their pets (Order.pet, batched per operation).
@@ -363,6 +364,7 @@ async function sideBySideScenarios(dir: string, databases: BenchDatabase[], fail
   );
   if (faulty(bare) + faulty(related) > 0) failures.push('orders with pets');
   const [bareCpu, relatedCpu] = [least(bare.map((x) => x.cpu)), least(related.map((x) => x.cpu))];
+  const ordersRss = project.windowPeakRssMb();
   const mcp = await mcpOverItsOperation(projectDb, failures);
 
   const rss = project.peakRssMb();
@@ -375,9 +377,9 @@ async function sideBySideScenarios(dir: string, databases: BenchDatabase[], fail
   await floor.stop();
 
   console.log(
-    '\n| scenario | project CPU µs/req | floor CPU µs/req | CPU ratio | project req/s | floor req/s | req/s ratio | p50 ms | p99 ms | p99/p50 | errors |',
+    '\n| scenario | project CPU µs/req | floor CPU µs/req | CPU ratio | project req/s | floor req/s | req/s ratio | p50 ms | p99 ms | p99/p50 | peak RSS MB | errors |',
   );
-  console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+  console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
   for (const row of rows) console.log(row);
   console.log(`\nCPU ratio = floor CPU per request / project CPU per request (least of the rounds); req/s are medians.`);
   console.log(`Peak RSS: project ${rss} MB, floor ${floorRss} MB`);
@@ -395,7 +397,7 @@ async function sideBySideScenarios(dir: string, databases: BenchDatabase[], fail
   }
 
   console.log(
-    `\nOrder.pet on a page of 100 orders: ${fmt(relatedCpu)} µs/req with the pets, ${fmt(bareCpu)} without = **${fmt(relatedCpu / bareCpu, 2)}×** (req/s ${fmt(median(related.map((x) => x.rps)))} vs ${fmt(median(bare.map((x) => x.rps)))})`,
+    `\nOrder.pet on a page of 100 orders: ${fmt(relatedCpu)} µs/req with the pets, ${fmt(bareCpu)} without = **${fmt(relatedCpu / bareCpu, 2)}×** (req/s ${fmt(median(related.map((x) => x.rps)))} vs ${fmt(median(bare.map((x) => x.rps)))}; peak RSS ${ordersRss} MB)`,
   );
   console.log(
     `MCP tools/call list_pets over its operation sent over GraphQL, one server, response cache off: ${fmt(mcp.call)} µs/req against ${fmt(mcp.operation)} = **${fmt(mcp.call / mcp.operation, 2)}×**`,
