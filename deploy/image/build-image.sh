@@ -163,7 +163,7 @@ annotations=(
 config=(
   --created "$created" --os linux --architecture amd64
   --config.user "$user_id:$user_id" --config.workingdir /app
-  --config.env PATH=/usr/local/bin:/usr/bin:/bin --config.env NODE_ENV=production
+  --config.env PATH=/usr/local/bin:/usr/bin:/bin --config.env NODE_ENV=production --config.env MALLOC_ARENA_MAX=2
   --config.env HOST=0.0.0.0 --config.env PORT=$port --config.env DATABASE_URL=/data/petstore.db
   # npm start's Node flags (package.json); the command is a petstore command, `serve` by default.
   --config.entrypoint node --config.entrypoint --enable-source-maps --config.entrypoint --max-semi-space-size=8

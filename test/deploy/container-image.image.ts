@@ -116,7 +116,7 @@ describe('the container image (npm run image), run with runc', { timeout: 300_00
     expect(manifest.annotations).toMatchObject(labels);
     expect(config).toMatchObject({ User: '10001:10001', ExposedPorts: { '4000/tcp': {} }, Volumes: { '/data': {} }, WorkingDir: '/app' });
     expect(config.Env).toEqual(
-      expect.arrayContaining(['NODE_ENV=production', 'PORT=4000', 'HOST=0.0.0.0', 'DATABASE_URL=/data/petstore.db']),
+      expect.arrayContaining(['NODE_ENV=production', 'MALLOC_ARENA_MAX=2', 'PORT=4000', 'HOST=0.0.0.0', 'DATABASE_URL=/data/petstore.db']),
     );
     expect([...config.Entrypoint, ...config.Cmd]).toEqual([
       'node',

@@ -12,8 +12,12 @@ const nodeFlags = (words: string[]) =>
     words.findIndex((word) => word.endsWith('bin/petstore.js')),
   );
 
-// The heap flags decide the server's memory (docs/operations.md): every way the project starts
-// the server passes the same ones, so a change made in one place cannot miss the others.
+/** The `K=V` words `env` sets before `node` in npm start's command line. */
+const envWords = (words: string[]) => words.slice(words.indexOf('env') + 1, words.indexOf('node'));
+
+// The heap flags and the allocator's setting decide the server's memory (docs/operations.md):
+// every way the project starts the server passes the same ones, so a change made in one place
+// cannot miss the others.
 describe('the Node flags the server starts with', () => {
   it('are the same in npm start, the systemd unit, the Containerfile and the image build', () => {
     const start = (JSON.parse(read('package.json')) as { scripts: { start: string } }).scripts.start;
@@ -27,5 +31,22 @@ describe('the Node flags the server starts with', () => {
       containerfile: nodeFlags(containerfile),
       built: nodeFlags(built),
     }).toEqual({ unit: expected, containerfile: expected, built: expected });
+  });
+
+  it('and the same environment: npm start’s `env` words are set by the unit, the Containerfile and the image build', () => {
+    const start = (JSON.parse(read('package.json')) as { scripts: { start: string } }).scripts.start;
+    const expected = envWords(start.split(' '));
+    expect(expected).toContain('MALLOC_ARENA_MAX=2');
+    const unit = [...read('deploy/systemd/petstore.service').matchAll(/^Environment=(.*)$/gm)].flatMap((match) =>
+      (match[1] ?? '').split(' '),
+    );
+    const containerfile = (/^ENV (.*)$/m.exec(read('deploy/image/Containerfile'))?.[1] ?? '').split(' ');
+    const built = [...read('deploy/image/build-image.sh').matchAll(/--config\.env (\S+)/g)].map((match) => match[1] ?? '');
+    const missing = (words: string[]) => expected.filter((word) => !words.includes(word));
+    expect({ unit: missing(unit), containerfile: missing(containerfile), built: missing(built) }).toEqual({
+      unit: [],
+      containerfile: [],
+      built: [],
+    });
   });
 });

@@ -46,9 +46,17 @@ describe.each(NODES)('one install (its SQLite driver, the server), on Node $majo
 
   it('serves as `npm start` starts it (its flags), and answers the README’s first request', async () => {
     const script = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start;
-    const flags = /^exec node ((?:--\S+ )*)bin\/petstore\.js serve$/.exec(script)?.[1]?.trim().split(' ') ?? [];
+    const [, settings = '', words = ''] = /^exec (?:env ((?:[A-Z_]+=\S+ )+))?node ((?:--\S+ )*)bin\/petstore\.js serve$/.exec(script) ?? [];
+    const flags = words.trim().split(' ').filter(Boolean);
     expect(flags.length, script).toBeGreaterThan(0);
-    const server = await startServer({ DATABASE_URL: join(dir, `serve-${major}.db`) }, [node, ...flags]);
+    const env = Object.fromEntries(
+      settings
+        .trim()
+        .split(' ')
+        .filter(Boolean)
+        .map((pair) => pair.split('=', 2)),
+    );
+    const server = await startServer({ ...env, DATABASE_URL: join(dir, `serve-${major}.db`) }, [node, ...flags]);
     try {
       const key = /psk_\w+/.exec(server.output())?.[0] ?? '';
       const pets = await fetch(`${server.origin}/v1/pets`, { headers: { authorization: `Bearer ${key}` } });
