@@ -4,6 +4,7 @@ import { existsSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '../test/helpers/cli.ts';
+import { startScript } from '../test/helpers/start-script.ts';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 
@@ -118,29 +119,6 @@ export function buildRevision(rev: string, into: string): string {
   }
   buildProject(into, execFileSync('git', ['rev-parse', '--short=12', rev], { cwd: root, encoding: 'utf8' }).trim());
   return into;
-}
-
-/** `K=V` words as an environment: the start script's `env K=V …` and the bench's `--env K=V,…`. */
-export function envOf(pairs: readonly string[]): Record<string, string> {
-  return Object.fromEntries(
-    pairs.map((pair) => {
-      const at = pair.indexOf('=');
-      if (at < 1) throw new Error(`expected K=V, got ${pair}`);
-      return [pair.slice(0, at), pair.slice(at + 1)];
-    }),
-  );
-}
-
-/**
- * What `npm start` in `dir` sets (`exec [env K=V …] node <flags> bin/petstore.js serve`): its
- * environment and Node flags, so the bench runs what users run, and a baseline runs with its own.
- */
-function startScript(dir: string): { env: Record<string, string>; flags: string[] } {
-  const { scripts } = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { scripts: { start: string } };
-  const match = /^exec (?:env ((?:[A-Z_]+=\S+ )+))?node ((?:--\S+ )*)bin\/petstore\.js serve$/.exec(scripts.start);
-  if (!match) throw new Error(`cannot read the start script: ${scripts.start}`);
-  const words = (text: string | undefined) => text?.trim().split(' ').filter(Boolean) ?? [];
-  return { env: envOf(words(match[1])), flags: words(match[2]) };
 }
 
 export interface ProjectOptions {

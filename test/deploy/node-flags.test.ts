@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { startScript } from '../helpers/start-script.ts';
 
 const ROOT = join(import.meta.dirname, '../..');
 const read = (path: string) => readFileSync(join(ROOT, path), 'utf8');
@@ -12,19 +13,15 @@ const nodeFlags = (words: string[]) =>
     words.findIndex((word) => word.endsWith('bin/petstore.js')),
   );
 
-/** The `K=V` words `env` sets before `node` in npm start's command line. */
-const envWords = (words: string[]) => words.slice(words.indexOf('env') + 1, words.indexOf('node'));
-
 // The heap flags and the allocator's setting decide the server's memory (docs/operations.md):
 // every way the project starts the server passes the same ones, so a change made in one place
 // cannot miss the others.
 describe('the Node flags the server starts with', () => {
   it('are the same in npm start, the systemd unit, the Containerfile and the image build', () => {
-    const start = (JSON.parse(read('package.json')) as { scripts: { start: string } }).scripts.start;
     const unit = /^ExecStart=(.*)$/m.exec(read('deploy/systemd/petstore.service'))?.[1] ?? '';
     const containerfile = JSON.parse(/^ENTRYPOINT (\[.*\])$/m.exec(read('deploy/image/Containerfile'))?.[1] ?? '[]') as string[];
     const built = [...read('deploy/image/build-image.sh').matchAll(/--config\.entrypoint (\S+)/g)].map((match) => match[1] ?? '');
-    const expected = nodeFlags(start.split(' '));
+    const expected = startScript(ROOT).flags;
     expect(expected).toContain('--heap-growing-percent=50');
     expect({
       unit: nodeFlags(unit.split(' ')),
@@ -34,8 +31,7 @@ describe('the Node flags the server starts with', () => {
   });
 
   it('and the same environment: npm start’s `env` words are set by the unit, the Containerfile and the image build', () => {
-    const start = (JSON.parse(read('package.json')) as { scripts: { start: string } }).scripts.start;
-    const expected = envWords(start.split(' '));
+    const expected = Object.entries(startScript(ROOT).env).map(([name, value]) => `${name}=${value}`);
     expect(expected).toContain('MALLOC_ARENA_MAX=2');
     const unit = [...read('deploy/systemd/petstore.service').matchAll(/^Environment=(.*)$/gm)].flatMap((match) =>
       (match[1] ?? '').split(' '),

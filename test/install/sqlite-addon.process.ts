@@ -1,11 +1,12 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SUPPORTED_NODE } from '../../bin/supported-node.js';
 import { startServer } from '../helpers/cli.ts';
+import { startScript } from '../helpers/start-script.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -45,17 +46,8 @@ describe.each(NODES)('one install (its SQLite driver, the server), on Node $majo
   });
 
   it('serves as `npm start` starts it (its flags), and answers the README’s first request', async () => {
-    const script = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start;
-    const [, settings = '', words = ''] = /^exec (?:env ((?:[A-Z_]+=\S+ )+))?node ((?:--\S+ )*)bin\/petstore\.js serve$/.exec(script) ?? [];
-    const flags = words.trim().split(' ').filter(Boolean);
-    expect(flags.length, script).toBeGreaterThan(0);
-    const env = Object.fromEntries(
-      settings
-        .trim()
-        .split(' ')
-        .filter(Boolean)
-        .map((pair) => pair.split('=', 2)),
-    );
+    const { env, flags } = startScript(ROOT);
+    expect(flags.length).toBeGreaterThan(0);
     const server = await startServer({ ...env, DATABASE_URL: join(dir, `serve-${major}.db`) }, [node, ...flags]);
     try {
       const key = /psk_\w+/.exec(server.output())?.[0] ?? '';
