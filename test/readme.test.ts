@@ -131,6 +131,46 @@ describe('the files the docs name', () => {
   });
 });
 
+describe('the sections the docs link to', () => {
+  /** A heading's anchor as GitHub makes it: lower case, punctuation dropped, spaces as hyphens, a repeat numbered. */
+  function anchorsOf(page: string): Set<string> {
+    const anchors = new Set<string>();
+    const seen = new Map<string, number>();
+    let fenced = false;
+    for (const { at, text } of docLines) {
+      if (!at.startsWith(`${page}:`)) continue;
+      if (text.startsWith('```')) fenced = !fenced;
+      const heading = fenced ? null : /^#{1,6}\s+(.+?)\s*$/.exec(text);
+      if (!heading) continue;
+      const slug = (heading[1] ?? '')
+        .toLowerCase()
+        .replace(/[^\p{L}\p{M}\p{N}\p{Pc} -]/gu, '')
+        .replace(/ /g, '-');
+      const repeat = seen.get(slug) ?? 0;
+      seen.set(slug, repeat + 1);
+      anchors.add(repeat === 0 ? slug : `${slug}-${repeat}`);
+    }
+    return anchors;
+  }
+  const anchors = new Map(pages.map((page) => [page, anchorsOf(page)]));
+
+  it('exist: every link to a section (`page.md#section`, `#section`) lands on a heading of that page', () => {
+    const links = docLines.flatMap(({ at, text }) =>
+      [...text.matchAll(/\]\(([\w./-]*?)#([^)\s]+)\)/g)].flatMap((m) => {
+        const page = at.slice(0, at.indexOf(':'));
+        const target = m[1] ?? '';
+        if (target !== '' && !target.endsWith('.md')) return [];
+        // Relative to the linking page's folder, as a reader's browser resolves it.
+        const resolved = target === '' ? page : new URL(target, new URL(page, 'file:///')).pathname.slice(1);
+        return [{ at, link: `${target}#${m[2] ?? ''}`, page: resolved, anchor: m[2] ?? '' }];
+      }),
+    );
+    expect(links.length).toBeGreaterThan(50);
+    const broken = links.filter(({ page, anchor }) => !anchors.get(page)?.has(anchor));
+    expect(broken.map(({ at, link }) => `${at}: ${link}`)).toEqual([]);
+  });
+});
+
 describe('docs/rest-api.md', () => {
   it('shows the ready line as the server prints it, at one of this release’s migrations', () => {
     const operations = readFileSync(new URL('../docs/operations.md', import.meta.url), 'utf8');
