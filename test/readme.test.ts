@@ -12,11 +12,11 @@ const README_MAX_BYTES = 8 * 1024;
 const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
 const restApi = readFileSync(new URL('../docs/rest-api.md', import.meta.url), 'utf8');
 const pages = ['README.md', ...readdirSync(new URL('../docs/', import.meta.url)).map((name) => `docs/${name}`)];
-/** Every line of README and docs/, with where it is. */
+/** Every line of README and docs/, with its page and where it is. */
 const docLines = pages.flatMap((page) =>
   readFileSync(new URL(`../${page}`, import.meta.url), 'utf8')
     .split('\n')
-    .map((text, i) => ({ at: `${page}:${i + 1}`, text })),
+    .map((text, i) => ({ page, at: `${page}:${i + 1}`, text })),
 );
 
 interface Step {
@@ -137,8 +137,9 @@ describe('the sections the docs link to', () => {
     const anchors = new Set<string>();
     const seen = new Map<string, number>();
     let fenced = false;
-    for (const { at, text } of docLines) {
-      if (!at.startsWith(`${page}:`)) continue;
+    for (const line of docLines) {
+      if (line.page !== page) continue;
+      const { text } = line;
       if (text.startsWith('```')) fenced = !fenced;
       const heading = fenced ? null : /^#{1,6}\s+(.+?)\s*$/.exec(text);
       if (!heading) continue;
@@ -155,9 +156,8 @@ describe('the sections the docs link to', () => {
   const anchors = new Map(pages.map((page) => [page, anchorsOf(page)]));
 
   it('exist: every link to a section (`page.md#section`, `#section`) lands on a heading of that page', () => {
-    const links = docLines.flatMap(({ at, text }) =>
+    const links = docLines.flatMap(({ page, at, text }) =>
       [...text.matchAll(/\]\(([\w./-]*?)#([^)\s]+)\)/g)].flatMap((m) => {
-        const page = at.slice(0, at.indexOf(':'));
         const target = m[1] ?? '';
         if (target !== '' && !target.endsWith('.md')) return [];
         // Relative to the linking page's folder, as a reader's browser resolves it.
