@@ -7,7 +7,7 @@ import { benchDatabase } from './bench-database.ts';
 import { faulty, fmt, load } from './bench-load.ts';
 import { startFloor, startProject } from './bench-servers.ts';
 import { freePort } from '../test/helpers/cli.ts';
-import { shownPath, table } from './profile-server.ts';
+import { shownPath, sideRequest, table } from './profile-server.ts';
 import type { ProfileOptions } from './profile-server.ts';
 
 /** The tables' column: bytes, whole. */
@@ -61,9 +61,10 @@ export async function allocationProfile(options: ProfileOptions): Promise<boolea
   const nodeFlags = [`--inspect=127.0.0.1:${port}`];
   const floor = options.side === 'floor';
   const server = floor ? await startFloor(db.url, nodeFlags) : await startProject(db.url, { env, nodeFlags, name: 'allocations' });
-  const side = { server, request: floor ? scenario.floor : scenario.project, key: db.key };
+  const side = { server, request: sideRequest(scenario, floor), key: db.key };
   const session = await inspectorSession(port);
   try {
+    if (!floor) await scenario.setup?.(server.origin, db.key);
     if (settings.warmUp) await load(side, Math.max(2, settings.duration), scenario.expectStatus, settings.connections);
     // One sample per 1 KiB allocated on average; V8 scales each sample to the bytes it stands for.
     await session.call('HeapProfiler.startSampling', {

@@ -5,12 +5,12 @@
 import { join } from 'node:path';
 import type { BenchDatabase, BenchEngine } from './bench-database.ts';
 import { benchDatabase } from './bench-database.ts';
-import { faulty, fmt, gqlRun, least, median, sideBySide } from './bench-load.ts';
+import { faulty, fmt, least, median, sideBySide } from './bench-load.ts';
 import type { Status } from './bench-load.ts';
 import type { LoadSettings, Request, Side } from './bench-load.ts';
 import { buildRevision, startProject } from './bench-servers.ts';
+import { ordersPage } from './orders-page.ts';
 import { startOtlpSink } from './otlp-sink.ts';
-import type { BenchServer } from './bench-servers.ts';
 
 /** The value that stands for the bench's own OTLP sink in --env and --baseline-env. */
 export const OTLP_SINK = '{otlp-sink}';
@@ -24,30 +24,7 @@ export interface Baseline {
 
 /** The scenarios of the floor comparison, plus a page of 100 orders with and without their pets. */
 export function comparedScenarios(projectScenarios: { name: string; project: Request; expectStatus: Status }[], all: boolean) {
-  if (!all) return projectScenarios;
-  return [
-    ...projectScenarios,
-    {
-      name: 'GraphQL orders(first: 100)',
-      project: gqlRun('{ orders(first: 100) { nodes { id status petId } } }'),
-      expectStatus: 2 as const,
-    },
-    {
-      name: 'GraphQL orders(first: 100) with pets',
-      project: gqlRun('{ orders(first: 100) { nodes { id status pet { id name status } } } }'),
-      expectStatus: 2 as const,
-    },
-  ];
-}
-
-async function withOrders(server: BenchServer, key: string): Promise<void> {
-  for (let i = 1; i <= 100; i++) {
-    await fetch(`${server.origin}/v1/store/orders`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ petId: i * 3 }),
-    });
-  }
+  return all ? [...projectScenarios, ordersPage.bare, ordersPage.withPets] : projectScenarios;
 }
 
 const describeSide = (rev: string | undefined, env: Record<string, string>) =>
@@ -81,8 +58,8 @@ export async function compareBuilds(options: {
   const revision: Record<string, string> = baseline.rev ? { PETSTORE_REVISION: baseline.rev } : {};
   const base = await startProject(baselineDb.url, { dir: baselineDir, env: { ...revision, ...withSink(baseline.env) }, name: 'baseline' });
   const project = await startProject(projectDb.url, { env: withSink(projectEnv) });
-  await withOrders(base, baselineDb.key);
-  await withOrders(project, projectDb.key);
+  await ordersPage.place(base.origin, baselineDb.key);
+  await ordersPage.place(project.origin, projectDb.key);
   console.log(`\nBaseline: ${describeSide(baseline.rev, baseline.env)}. Project: ${describeSide(undefined, projectEnv)}.`);
 
   const rows: string[] = [];

@@ -18,7 +18,14 @@ export interface ProfileOptions {
   dir: string;
   petCount: number;
   settings: LoadSettings;
-  scenario: { name: string; project: Request; floor: Request; expectStatus: Status };
+  /** `floor` null where the floor has no such request; `setup` run against the project's server before its load (the orders page's orders). */
+  scenario: {
+    name: string;
+    project: Request;
+    floor: Request | null;
+    expectStatus: Status;
+    setup?: (origin: string, key: string) => Promise<void>;
+  };
   /** Whose CPU: the project's, or the floor's under the scenario's floor request (what any server pays). */
   side: 'project' | 'floor';
   env: Record<string, string>;
@@ -125,6 +132,13 @@ export function table(
   return lines.join('\n');
 }
 
+/** The request a side is profiled under: the floor's, where it has one. */
+export function sideRequest(scenario: ProfileOptions['scenario'], floor: boolean): Request {
+  if (!floor) return scenario.project;
+  if (!scenario.floor) throw new Error(`the floor has no request for "${scenario.name}"`);
+  return scenario.floor;
+}
+
 /** The project under the scenario's load, warmed up, then one round recorded by perf; its CPU by area and by function. */
 export async function profileServer(options: ProfileOptions): Promise<boolean> {
   const { engine, dir, petCount, settings, scenario, env, databases, top } = options;
@@ -134,10 +148,11 @@ export async function profileServer(options: ProfileOptions): Promise<boolean> {
   const nodeFlags = ['--perf-basic-prof', `--logfile=${join(dir, 'v8.log')}`, '--no-logfile-per-isolate'];
   const floor = options.side === 'floor';
   const server = floor ? await startFloor(db.url, nodeFlags) : await startProject(db.url, { env, nodeFlags, name: 'profiled' });
-  const side = { server, request: floor ? scenario.floor : scenario.project, key: db.key };
+  const side = { server, request: sideRequest(scenario, floor), key: db.key };
   const data = join(dir, 'perf.data');
   let stopping: Promise<void> | undefined;
   try {
+    if (!floor) await scenario.setup?.(server.origin, db.key);
     // As long as the recording, at least 2 s: one round has no later round to hide the server's
     // first-seconds work (serializers compiled, source maps read), and after 2 s of load a 5 s
     // recording still held it: 168 µs a cached GraphQL answer against 78 after a longer run.

@@ -24,6 +24,7 @@ import type { BenchServer } from './bench-servers.ts';
 import { compareBuilds } from './compare-builds.ts';
 import { profileServer } from './profile-server.ts';
 import { allocationProfile } from './allocation-profile.ts';
+import { ordersPage } from './orders-page.ts';
 import { commentPadded, doublingChain, wideSpreads } from './abusive-documents.ts';
 
 const { values } = parseArgs({
@@ -147,8 +148,14 @@ async function main(): Promise<void> {
     buildProject();
     if (profiling !== undefined) {
       // The first scenario whose name holds the text given: `--profile uncached`.
-      const scenario = scenarios.find((s) => s.name.includes(profiling));
-      if (!scenario) throw new Error(`--profile: no scenario's name holds "${profiling}" (${scenarios.map((s) => s.name).join('; ')})`);
+      // The orders page too (`--profile "with pets"`), its orders placed first: the floor has none.
+      const profiled = [
+        ...scenarios,
+        ...[ordersPage.bare, ordersPage.withPets].map((page) => ({ ...page, floor: null, setup: ordersPage.place })),
+      ];
+      const scenario = profiled.find((s) => s.name.includes(profiling));
+      if (!scenario) throw new Error(`--profile: no scenario's name holds "${profiling}" (${profiled.map((s) => s.name).join('; ')})`);
+      if (values.floor && !scenario.floor) throw new Error(`--profile "${scenario.name}" --floor: the floor has no orders`);
       const side = values.floor ? 'floor' : 'project';
       const ok = await (values.allocations ? allocationProfile : profileServer)({
         engine,
@@ -350,16 +357,10 @@ async function sideBySideScenarios(dir: string, databases: BenchDatabase[], fail
     );
   }
   // Relations: a page of 100 orders with and without their pets (Order.pet, batched per operation).
-  for (let i = 1; i <= 100; i++) {
-    await fetch(`${project.origin}/v1/store/orders`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${projectDb.key}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ petId: i * 3 }),
-    });
-  }
+  await ordersPage.place(project.origin, projectDb.key);
   const [bare, related] = await sideBySide(
-    { server: project, request: gqlRun('{ orders(first: 100) { nodes { id status petId } } }'), key: projectDb.key },
-    { server: project, request: gqlRun('{ orders(first: 100) { nodes { id status pet { id name status } } } }'), key: projectDb.key },
+    { server: project, request: ordersPage.bare.project, key: projectDb.key },
+    { server: project, request: ordersPage.withPets.project, key: projectDb.key },
     2,
     settings,
   );
