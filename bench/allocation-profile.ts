@@ -60,8 +60,10 @@ export async function allocationProfile(options: ProfileOptions): Promise<boolea
   const port = await freePort();
   const nodeFlags = [`--inspect=127.0.0.1:${port}`];
   const floor = options.side === 'floor';
+  // Before the server starts: a scenario the floor has no request for ends here, leaving nothing running.
+  const request = sideRequest(scenario, floor);
   const server = floor ? await startFloor(db.url, nodeFlags) : await startProject(db.url, { env, nodeFlags, name: 'allocations' });
-  const side = { server, request: sideRequest(scenario, floor), key: db.key };
+  const side = { server, request, key: db.key };
   const session = await inspectorSession(port);
   try {
     if (!floor) await scenario.setup?.(server.origin, db.key);

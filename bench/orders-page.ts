@@ -3,7 +3,7 @@
 import { gqlRun } from './bench-load.ts';
 import type { Request, Status } from './bench-load.ts';
 
-export interface OrdersPageScenario {
+interface OrdersPageScenario {
   name: string;
   project: Request;
   expectStatus: Status;

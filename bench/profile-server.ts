@@ -135,7 +135,7 @@ export function table(
 /** The request a side is profiled under: the floor's, where it has one. */
 export function sideRequest(scenario: ProfileOptions['scenario'], floor: boolean): Request {
   if (!floor) return scenario.project;
-  if (!scenario.floor) throw new Error(`the floor has no request for "${scenario.name}"`);
+  if (!scenario.floor) throw new Error(`--floor: the floor has no request for "${scenario.name}"`);
   return scenario.floor;
 }
 
@@ -147,8 +147,10 @@ export async function profileServer(options: ProfileOptions): Promise<boolean> {
   // --perf-basic-prof also turns on V8's log: into the bench's own folder, not the checkout.
   const nodeFlags = ['--perf-basic-prof', `--logfile=${join(dir, 'v8.log')}`, '--no-logfile-per-isolate'];
   const floor = options.side === 'floor';
+  // Before the server starts: a scenario the floor has no request for ends here, leaving nothing running.
+  const request = sideRequest(scenario, floor);
   const server = floor ? await startFloor(db.url, nodeFlags) : await startProject(db.url, { env, nodeFlags, name: 'profiled' });
-  const side = { server, request: sideRequest(scenario, floor), key: db.key };
+  const side = { server, request, key: db.key };
   const data = join(dir, 'perf.data');
   let stopping: Promise<void> | undefined;
   try {
