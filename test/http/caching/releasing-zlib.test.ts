@@ -9,12 +9,22 @@ describe('the memory of compressed answers', () => {
   it('is given back by a scavenge: no answer leaves its zlib chunk waiting for a full collection', async () => {
     // A process of its own (compression-memory-process.ts says why), on SQLite whatever the
     // suite's engine: what is measured is compression's, not storage's.
-    // --heap-growing-percent: a window must not reach V8's allocation limit. After the process's
-    // own full collection V8 sets the next limit by a factor it tunes to the machine's speed,
-    // and in CI's PostgreSQL tiers (twice in two runs, never here) it was low enough that every
-    // window's 200 answers reached it, starting a full collection in each (its flags said so).
-    // A fixed factor of 5 leaves each window far below it.
-    const args = ['--expose-gc', '--heap-growing-percent=400', '--import', 'tsx', PROCESS];
+    // V8's heuristics, fixed, so a window reads the same on any machine; each of these failed CI
+    // without its flag (docs/performance.md, 2026-12-03 afternoon, says how). The young
+    // generation as the server's under load (npm start's --max-semi-space-size=8, grown to it):
+    // a full collection shrinks it (to about 1 MB here), and a scavenge every few answers then promotes the
+    // buffers in flight, which only a full collection frees, with the release as without. And a
+    // growth factor of 5: the factor V8 tunes to the machine's speed after a full collection left
+    // so little room that each window's answers started one.
+    const args = [
+      '--expose-gc',
+      '--min-semi-space-size=8',
+      '--max-semi-space-size=8',
+      '--heap-growing-percent=400',
+      '--import',
+      'tsx',
+      PROCESS,
+    ];
     const { stdout } = await promisify(execFile)(process.execPath, args, {
       env: { ...process.env, TEST_DATABASE_URL: '', TEST_DATABASE_POOLER: '' },
       timeout: 120_000,
