@@ -137,9 +137,8 @@ describe('the sections the docs link to', () => {
     const anchors = new Set<string>();
     const seen = new Map<string, number>();
     let fenced = false;
-    for (const line of docLines) {
-      if (line.page !== page) continue;
-      const { text } = line;
+    for (const { page: linePage, text } of docLines) {
+      if (linePage !== page) continue;
       if (text.startsWith('```')) fenced = !fenced;
       const heading = fenced ? null : /^#{1,6}\s+(.+?)\s*$/.exec(text);
       if (!heading) continue;
