@@ -2,6 +2,7 @@
 // npm run bench -- --baseline-rev REV | --baseline-env K=V,… [--env K=V,… --only NAME,…]: builds compared (compare-builds.ts)
 // npm run bench -- --profile NAME [--env K=V,… --floor]: the project's (or the floor's) CPU under one scenario, on-CPU, by area and function (profile-server.ts)
 // npm run bench -- --profile NAME --allocations [--floor]: the heap bytes a request allocates instead, and where (allocation-profile.ts)
+// npm run bench -- --profile NAME --promises [--floor]: the promises a request makes instead, and where (promise-count.ts)
 // Floor and project are measured in the same run, interleaved, and compared by ratio:
 // absolute numbers on a shared machine mean little, ratios measured side by side do. Server
 // CPU time per request (user + system, from /proc) is the steadier yardstick; req/s is
@@ -24,6 +25,7 @@ import type { BenchServer } from './bench-servers.ts';
 import { compareBuilds } from './compare-builds.ts';
 import { profileServer } from './profile-server.ts';
 import { allocationProfile } from './allocation-profile.ts';
+import { promiseCount } from './promise-count.ts';
 import { ordersPage } from './orders-page.ts';
 import { commentPadded, doublingChain, wideSpreads } from './abusive-documents.ts';
 
@@ -44,6 +46,7 @@ const { values } = parseArgs({
     profile: { type: 'string' },
     floor: { type: 'boolean', default: false },
     allocations: { type: 'boolean', default: false },
+    promises: { type: 'boolean', default: false },
     top: { type: 'string', default: '30' },
   },
 });
@@ -156,7 +159,8 @@ async function main(): Promise<void> {
       const scenario = profiled.find((s) => s.name.includes(profiling));
       if (!scenario) throw new Error(`--profile: no scenario's name holds "${profiling}" (${profiled.map((s) => s.name).join('; ')})`);
       const side = values.floor ? 'floor' : 'project';
-      const ok = await (values.allocations ? allocationProfile : profileServer)({
+      if (values.allocations && values.promises) throw new Error('--allocations and --promises: one at a time');
+      const ok = await (values.allocations ? allocationProfile : values.promises ? promiseCount : profileServer)({
         engine,
         dir,
         petCount,
