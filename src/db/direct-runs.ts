@@ -1,7 +1,11 @@
 import type { CompiledQuery, QueryResult } from 'kysely';
 
-/** Runs a compiled query on the database's connection now, or answers null when the connection is held (take Kysely's way then). */
-export type DirectRun = <R>(query: CompiledQuery<R>) => Promise<QueryResult<R>> | null;
+/**
+ * Runs a compiled query on the database's connection now, or answers null when the connection is
+ * held (take Kysely's way then). Its result comes as a value when the statement ran at once (SQLite's
+ * way: no promise made), as a promise when it had to wait.
+ */
+export type DirectRun = <R>(query: CompiledQuery<R>) => QueryResult<R> | Promise<QueryResult<R>> | null;
 
 const runs = new WeakMap<object, DirectRun>();
 

@@ -73,6 +73,8 @@ export function preparedQuery<DB, Args extends readonly unknown[], Row>(
       }
     }
     const bound: CompiledQuery<Row> = { ...query, parameters: slots.map((slot, i) => (slot < 0 ? query.parameters[i] : args[slot])) };
-    return (await (directRunOf(db)?.(bound) ?? db.executeQuery(bound))).rows;
+    const ran = directRunOf(db)?.(bound) ?? db.executeQuery(bound);
+    // A result already here is not awaited: awaiting a value makes a promise of it first.
+    return ran instanceof Promise ? (await ran).rows : ran.rows;
   };
 }

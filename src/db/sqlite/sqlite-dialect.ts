@@ -99,27 +99,48 @@ class CachingConnection implements DatabaseConnection {
     return { numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] };
   }
 
-  // The observer is told inside this function, not around it: no promise is added per statement.
-  async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+  executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    const result = this.runNow<R>(query);
+    return result instanceof Promise ? result : Promise.resolve(result);
+  }
+
+  /**
+   * The statement run at once: its result as a value, or, when another process holds SQLite's
+   * lock (or it failed), a promise of the retries (or of the failure). The observer is told inside
+   * this function, not around it: no promise is added per statement.
+   */
+  runNow<R>(query: CompiledQuery): QueryResult<R> | Promise<QueryResult<R>> {
     const done = this.#watch.observer?.start(query.sql);
+    try {
+      const result = this.#run<R>(query);
+      done?.(false);
+      return result;
+    } catch (error) {
+      return this.#retried<R>(query, error, done);
+    }
+  }
+
+  /** After a first attempt failed with `error`: waits for another process's lock and tries again, for up to lockTimeoutMs. */
+  async #retried<R>(query: CompiledQuery, error: unknown, done: ((failed: boolean) => void) | undefined): Promise<QueryResult<R>> {
     let deadline = 0;
     for (let attempt = 0; ; attempt++) {
+      const kind = kindOf(error);
+      // Inside a transaction the lock is ours already (begin immediate); busy there is not a wait.
+      const waits = kind === 'busy' && !this.#db.inTransaction;
+      if (waits) deadline ||= Date.now() + this.#lockTimeoutMs;
+      const pause = waits ? Math.min(2 ** attempt, MAX_RETRY_PAUSE_MS, deadline - Date.now()) : 0;
+      if (pause <= 0) {
+        done?.(true);
+        throw new DatabaseError(kind, error);
+      }
+      this.#watch.observer?.lockWait(pause / 1000);
+      await this.#lock.pause(pause);
       try {
         const result = this.#run<R>(query);
         done?.(false);
         return result;
-      } catch (error) {
-        const kind = kindOf(error);
-        // Inside a transaction the lock is ours already (begin immediate); busy there is not a wait.
-        const waits = kind === 'busy' && !this.#db.inTransaction;
-        if (waits) deadline ||= Date.now() + this.#lockTimeoutMs;
-        const pause = waits ? Math.min(2 ** attempt, MAX_RETRY_PAUSE_MS, deadline - Date.now()) : 0;
-        if (pause <= 0) {
-          done?.(true);
-          throw new DatabaseError(kind, error);
-        }
-        this.#watch.observer?.lockWait(pause / 1000);
-        await this.#lock.pause(pause);
+      } catch (again) {
+        error = again;
       }
     }
   }
@@ -153,13 +174,19 @@ class CachingSqliteDriver extends SqliteDriver {
    * A statement run at once when no one holds the connection (direct-runs.ts), with the lock held
    * while it runs (a wait for another process's lock still hands it over); null when someone does.
    */
-  runIfFree<R>(query: CompiledQuery<R>): Promise<QueryResult<R>> | null {
-    return this.#lock.tryLock() ? this.#runHeld(query) : null;
+  runIfFree<R>(query: CompiledQuery<R>): QueryResult<R> | Promise<QueryResult<R>> | null {
+    if (!this.#lock.tryLock()) return null;
+    // runNow answers every failure as a rejected promise: between tryLock and here nothing throws.
+    const result = this.#connection.runNow<R>(query);
+    if (result instanceof Promise) return this.#releasedAfter(result);
+    // Run and done in this call: the connection is free again before anyone else can ask.
+    this.#lock.unlock();
+    return result;
   }
 
-  async #runHeld<R>(query: CompiledQuery<R>): Promise<QueryResult<R>> {
+  async #releasedAfter<R>(running: Promise<QueryResult<R>>): Promise<QueryResult<R>> {
     try {
-      return await this.#connection.executeQuery<R>(query);
+      return await running;
     } finally {
       this.#lock.unlock();
     }
@@ -224,7 +251,7 @@ export class PetstoreSqliteDialect extends SqliteDialect {
   }
 
   /** See CachingSqliteDriver.runIfFree: null too before Kysely has made the driver. */
-  runIfFree<R>(query: CompiledQuery<R>): Promise<QueryResult<R>> | null {
+  runIfFree<R>(query: CompiledQuery<R>): QueryResult<R> | Promise<QueryResult<R>> | null {
     return this.#driver?.runIfFree(query) ?? null;
   }
 }
