@@ -1,8 +1,8 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/types.ts';
-import type { KeyVerifier } from '../../services/api-keys/index.ts';
-import type { VersionedTable } from '../../services/versions/index.ts';
+import type { KeyVerifier, Principal } from '../../services/api-keys/index.ts';
+import type { VersionedTable, Versions } from '../../services/versions/index.ts';
 import { requestVersions } from './request-versions.ts';
 import { readDb } from '../read-routing.ts';
 import { entityTag, lastEntityTag, noneMatchHits } from './entity-tag.ts';
@@ -60,20 +60,41 @@ export function useConditionalGet(app: FastifyInstance, { db, verifier, salt }: 
     const { tables, perAccount } = validators;
     // Between two writes every request names the same versions: hashed once (per account where it counts).
     const tagOf = lastEntityTag();
-    const preHandler = async (request: FastifyRequest, reply: FastifyReply) => {
-      const { principal } = request;
-      if (principal === null) return;
-      // The versions from where the rows will be read (a replica, read-routing.ts): the tag names what the answer shows.
-      const versions = await requestVersions(await readDb(request, db), verifier, request, principal);
+    /** The answer's tag from the versions read; true when the client's copy is current (304). */
+    const tagged = (request: FastifyRequest, reply: FastifyReply, principal: Principal, read: Versions): boolean => {
       // A validator belongs to one URL (RFC 9110 §8.8.1), so the URL need not be in it; hashed,
       // so it shows nothing of the versions it names.
       const parts = [salt, perAccount ? String(principal.accountId) : '*'];
-      for (const table of tables) parts.push(versions[table]);
+      for (const table of tables) parts.push(read[table]);
       const tag = tagOf(parts);
       request.entityTag = tag;
       validatorHeaders(reply, tag);
       // `*` needs to know the resource exists, which only the handler finds out (onSend below).
-      if (noneMatchHits(request.headers['if-none-match'], tag, false)) return reply.code(304).send();
+      return noneMatchHits(request.headers['if-none-match'], tag, false);
+    };
+    // Callback-style, one promise a request (the versions read's): as an async hook awaiting a
+    // database it mostly has at once, it made five (docs/performance.md, promises a request).
+    const preHandler = (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void => {
+      const { principal } = request;
+      if (principal === null) return done();
+      // The versions from where the rows will be read (a replica, read-routing.ts): the tag names what the answer shows.
+      const reads = readDb(request, db);
+      const versions =
+        reads instanceof Promise
+          ? reads.then((from) => requestVersions(from, verifier, request, principal))
+          : requestVersions(reads, verifier, request, principal);
+      versions.then((read) => {
+        let current: boolean;
+        // Nothing thrown here may become a rejection no one handles: it goes to the error handler.
+        try {
+          current = tagged(request, reply, principal, read);
+        } catch (error) {
+          return done(error as Error);
+        }
+        // Answered here, the request goes no further: a callback-style hook that sends does not call done.
+        if (current) reply.code(304).send();
+        else done();
+      }, done);
     };
     addRouteHooks(route, { preHandler, onSend: settle });
   });
