@@ -1,11 +1,12 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import type { DocumentNode, GraphQLSchema } from 'graphql';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/types.ts';
 import { AppError } from '../errors/index.ts';
 import { entityTag, noneMatchHits } from '../http/caching/entity-tag.ts';
 import { requestVersions } from '../http/caching/request-versions.ts';
-import type { ResponseStore } from '../http/caching/response-store.ts';
+import type { ResponseStore, StoredAnswer } from '../http/caching/response-store.ts';
+import type { MaybePromise } from '../http/maybe-promise.ts';
 import { validatorHeaders } from '../http/caching/cache-control.ts';
 import { addRouteHooks } from '../http/route-config.ts';
 import type { KeyVerifier } from '../services/api-keys/index.ts';
@@ -70,7 +71,8 @@ export function useResponseCache(app: FastifyInstance, options: ResponseCacheOpt
   const readsOf = (document: DocumentNode, operationName: string | null | undefined) =>
     cacheableReads(schema, document, operationName ?? undefined);
 
-  async function slotOf(req: FastifyRequest): Promise<CacheSlot | null> {
+  /** Where the request's answer is kept: null at once for a request that is not kept (not JSON, not a query…). */
+  function slotOf(req: FastifyRequest): MaybePromise<CacheSlot | null> {
     const { principal } = req;
     if (principal === null) return null;
     const wanted = answerKind(req);
@@ -82,43 +84,72 @@ export function useResponseCache(app: FastifyInstance, options: ResponseCacheOpt
     if (reads === null) return null;
     // Read where the operation will read (read-routing.ts: a replica, or the primary), so the key names what the answer holds.
     req.access ??= 'read';
-    const versions = await requestVersions(await readDb(req, db), verifier, req, principal);
-    const parts = [
-      salt,
-      document,
-      params.operationName ?? '',
-      JSON.stringify(params.variables ?? null),
-      wanted.type,
-      String(principal.accountId),
-      // Callers of one account whose credentials may do different things never share an answer.
-      principal.scopes === null ? '*' : [...principal.scopes].sort().join(' '),
-    ];
-    for (const table of reads) parts.push(`${table}:${versions[table]}`);
-    const tag = entityTag(parts);
-    const cacheControl = req.headers['cache-control'] ?? '';
-    return {
-      key: tag.slice(3, -1),
-      tag,
-      accountId: principal.accountId,
-      runFresh: /no-cache|no-store|max-age=0/.test(cacheControl),
-      keepNothing: cacheControl.includes('no-store'),
-      served: false,
-    };
+    const from = readDb(req, db);
+    const read =
+      from instanceof Promise
+        ? from.then((reading) => requestVersions(reading, verifier, req, principal))
+        : requestVersions(from, verifier, req, principal);
+    return read.then((versions) => {
+      const parts = [
+        salt,
+        document,
+        params.operationName ?? '',
+        JSON.stringify(params.variables ?? null),
+        wanted.type,
+        String(principal.accountId),
+        // Callers of one account whose credentials may do different things never share an answer.
+        principal.scopes === null ? '*' : [...principal.scopes].sort().join(' '),
+      ];
+      for (const table of reads) parts.push(`${table}:${versions[table]}`);
+      const tag = entityTag(parts);
+      const cacheControl = req.headers['cache-control'] ?? '';
+      return {
+        key: tag.slice(3, -1),
+        tag,
+        accountId: principal.accountId,
+        runFresh: /no-cache|no-store|max-age=0/.test(cacheControl),
+        keepNothing: cacheControl.includes('no-store'),
+        served: false,
+      };
+    });
   }
 
-  const preHandler = async (req: FastifyRequest, reply: FastifyReply) => {
-    const slot = await slotOf(req);
-    if (!slot) return;
+  /** A kept answer sent, or the request on its way to run (done). */
+  function serve(
+    req: FastifyRequest,
+    reply: FastifyReply,
+    slot: CacheSlot,
+    kept: StoredAnswer | undefined,
+    done: HookHandlerDoneFunction,
+  ): void {
+    metrics.responseCache(kept !== undefined);
+    if (!kept) return done();
+    slot.served = true;
+    // Answered here, the request goes no further: a callback-style hook that sends does not call done.
+    reply.type(kept.type).send(kept.body);
+  }
+
+  function withSlot(req: FastifyRequest, reply: FastifyReply, slot: CacheSlot | null, done: HookHandlerDoneFunction): void {
+    if (!slot) return done();
     graphqlExchangeOf(req).slot = slot;
     if (req.method === 'GET' && noneMatchHits(req.headers['if-none-match'], slot.tag, false)) {
-      return validatorHeaders(reply, slot.tag, 'Accept').code(304).send();
+      validatorHeaders(reply, slot.tag, 'Accept').code(304).send();
+      return;
     }
-    if (slot.runFresh) return;
-    const kept = await store.get(slot.key);
-    metrics.responseCache(kept !== undefined);
-    if (!kept) return;
-    slot.served = true;
-    return reply.type(kept.type).send(kept.body);
+    if (slot.runFresh) return done();
+    const kept = store.get(slot.key);
+    if (kept instanceof Promise) kept.then((found) => guarded(done, () => serve(req, reply, slot, found, done)), done);
+    else serve(req, reply, slot, kept, done);
+  }
+
+  // Callback-style: a request the cache does not keep passes without a promise, and one it keeps
+  // makes one for its versions read (as an async hook it made six: docs/performance.md).
+  const preHandler = (req: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void => {
+    guarded(done, () => {
+      const slot = slotOf(req);
+      if (slot instanceof Promise) slot.then((found) => guarded(done, () => withSlot(req, reply, found, done)), done);
+      else withSlot(req, reply, slot, done);
+    });
   };
 
   // graphql-js and JIT put `errors` before `data`: an answer that starts with data has no errors.
@@ -138,4 +169,17 @@ export function useResponseCache(app: FastifyInstance, options: ResponseCacheOpt
     if (route.url !== url) return;
     addRouteHooks(route, { preHandler, onSend });
   });
+}
+
+/**
+ * Runs `step`, handing what it throws to the hook's `done`: nothing thrown in a callback-style hook
+ * may become a rejection no one handles. `done` itself never throws (Fastify catches what the
+ * hooks and handler after it throw), so it is never called twice.
+ */
+function guarded(done: HookHandlerDoneFunction, step: () => void): void {
+  try {
+    step();
+  } catch (error) {
+    done(error as Error);
+  }
 }
