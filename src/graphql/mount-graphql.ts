@@ -238,7 +238,7 @@ export async function mountGraphQL(
     const refused = 'refused' in streaming;
     const events = refused ? { errors: [...streaming.refused] } : await streaming.begin();
     if (!isAsyncIterable(events) && wanted.json) {
-      const answer = await runner.json(events, wanted.json);
+      const answer = runner.json(events, wanted.json);
       return reply.code(answer.status).headers(answer.headers).type(answer.type).send(answer.body);
     }
     return sendStream(reply, streamAnswer(wanted.type, refused ? null : streaming.kind, events));

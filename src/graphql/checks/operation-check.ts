@@ -14,7 +14,14 @@ export interface CheckedOperation extends ExecutionArgs {
  */
 export type OperationCheck = (operation: CheckedOperation) => MaybePromise<void>;
 
-/** Runs `checks` in order, each once the one before has passed. */
-export async function runChecks(checks: readonly OperationCheck[], operation: CheckedOperation): Promise<void> {
-  for (const check of checks) await check(operation);
+/**
+ * Runs `checks` in order, each once the one before has passed: a promise only from the first
+ * check that answers with one. Awaiting each check made a promise a check (ten a request on the
+ * GraphQL list), and most answer at once.
+ */
+export function runChecks(checks: readonly OperationCheck[], operation: CheckedOperation, from = 0): MaybePromise<void> {
+  for (let i = from; i < checks.length; i++) {
+    const pending = (checks[i] as OperationCheck)(operation);
+    if (pending instanceof Promise) return pending.then(() => runChecks(checks, operation, i + 1));
+  }
 }

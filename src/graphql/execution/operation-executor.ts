@@ -26,12 +26,14 @@ export function operationExecutors(schema: GraphQLSchema, { jit }: { jit: boolea
     if (!isCompiledQuery(compiled)) return stockExecutor;
     const definitions = operation.variableDefinitions ?? [];
     const asFields = fieldVariables(document, operation);
-    return async (args) => {
+    // Not async: an answer JIT gives at once (every field's value at hand) makes no promise here.
+    return (args) => {
       const variables = args.variableValues ?? {};
       // Only where there are variables to coerce: a failure is answered in the stock executor's words.
       if (definitions.length > 0 && getVariableValues(schema, definitions, variables, { maxErrors: 50 }).errors) return stockExecutor(args);
       for (const name of asFields) if (!(name in variables)) return stockExecutor(args);
-      return inGraphQLJsShape(await compiled.query(args.rootValue, args.contextValue, variables));
+      const ran = compiled.query(args.rootValue, args.contextValue, variables);
+      return ran instanceof Promise ? ran.then(inGraphQLJsShape) : inGraphQLJsShape(ran);
     };
   };
   return (document: DocumentNode, operationName: string | null | undefined): Executor =>

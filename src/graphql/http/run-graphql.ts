@@ -91,7 +91,7 @@ export interface GraphQLRunner {
   /** An operation whose answer is a stream (a subscription, increments), for the transport that frames it. */
   stream: StreamOperation;
   /** A result as a JSON answer of `mediaType`, its status by GraphQL over HTTP's rules. */
-  json: (outcome: ExecutionResult, mediaType: JsonType) => Promise<JsonAnswer>;
+  json: (outcome: ExecutionResult, mediaType: JsonType) => JsonAnswer;
   /** The errors that would stop the operation before its checks (its document's bounds, syntax, validation), run nothing. */
   check: (exchange: Exchange, asked: OperationRequest) => readonly GraphQLError[];
 }
@@ -149,7 +149,9 @@ export function graphqlRunner(options: GraphQLRunnerOptions): GraphQLRunner {
     const done = tracing ? traceOperation(args.contextValue, args.document, args.operationName) : null;
     const began = performance.now();
     const { type, name } = operationOf(args.document, args.operationName);
-    const result = await executor(args);
+    const ran = executor(args);
+    // Awaited only when it is a promise: awaiting a value makes one first.
+    const result = ran instanceof Promise ? await ran : ran;
     if (isAsyncIterable(result)) {
       let errored = false;
       return mapAsyncIterator(
@@ -199,7 +201,8 @@ export function graphqlRunner(options: GraphQLRunnerOptions): GraphQLRunner {
   /** The checks (the key first), then the run; a subscription only where its events can go. */
   function run({ args, kind }: Prepared, streams: boolean): Promise<Events> {
     return phase(kind === 'subscription' ? 'graphql.subscribe' : 'graphql.execute', async () => {
-      await runChecks(checks, args);
+      const checking = runChecks(checks, args);
+      if (checking) await checking;
       if (kind === 'subscription' && !streams) throw STREAM_ONLY;
       if (routing) await route(args, kind);
       // Events (a subscription's, or increments) come from the stock executor; JIT compiles whole answers.
@@ -211,12 +214,6 @@ export function graphqlRunner(options: GraphQLRunnerOptions): GraphQLRunner {
       void events[Symbol.asyncIterator]().return?.();
       throw STREAM_ONLY;
     });
-  }
-
-  /** The operation's result, or the refusal (thrown) that stops it before it runs. */
-  async function operate(exchange: Exchange, answer: AnswerHeaders | null, asked: OperationRequest): Promise<ExecutionResult> {
-    const prepared = prepare(exchange, answer, asked, false);
-    return 'args' in prepared ? ((await run(prepared, false)) as ExecutionResult) : prepared;
   }
 
   /**
@@ -281,7 +278,10 @@ export function graphqlRunner(options: GraphQLRunnerOptions): GraphQLRunner {
   async function result(exchange: Exchange, answer: AnswerHeaders | null, asked: OperationRequest): Promise<ExecutionResult> {
     let outcome: ExecutionResult;
     try {
-      outcome = await operate(exchange, answer, asked);
+      // The operation's result, or the refusal (thrown) that stops it before it runs. In this
+      // function, not one of its own: each async layer is a promise a request.
+      const prepared = prepare(exchange, answer, asked, false);
+      outcome = 'args' in prepared ? ((await run(prepared, false)) as ExecutionResult) : prepared;
     } catch (error) {
       if (error === STREAM_ONLY) throw error;
       outcome = refusal(exchange, error);
@@ -301,7 +301,7 @@ export function graphqlRunner(options: GraphQLRunnerOptions): GraphQLRunner {
     return json(outcome, mediaType);
   }
 
-  async function json(outcome: ExecutionResult, mediaType: JsonType): Promise<JsonAnswer> {
+  function json(outcome: ExecutionResult, mediaType: JsonType): JsonAnswer {
     const type = `${mediaType}; charset=utf-8`;
     if (outcome.errors === undefined) return { status: 200, type, headers: {}, body: JSON.stringify(outcome) };
     // GraphQL over HTTP's status rules; under application/json a document's errors are a 200.
