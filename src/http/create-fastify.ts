@@ -10,6 +10,7 @@ import { clientErrorHandler, refuseConnect } from './errors/client-error-handler
 import { handleError } from './errors/error-handler.ts';
 import { useJsonBodyParser } from './limits/json-body-parser.ts';
 import { bufferedStdout } from './logging/log-destination.ts';
+import { lazyRequestLog } from './logging/request-log.ts';
 import type { LogDestination } from './logging/log-destination.ts';
 
 export interface LogStream {
@@ -49,6 +50,7 @@ export function createFastify(
     genReqId: genRequestId,
     requestIdHeader: false,
     logController,
+    childLoggerFactory: lazyRequestLog,
     frameworkErrors: handleError,
     clientErrorHandler,
   });

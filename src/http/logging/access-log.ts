@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Metrics } from '../../telemetry/metrics-types.ts';
 import type { Exchange } from '../exchange.ts';
 import { routeTemplateOf } from '../route-config.ts';
+import { RequestLog } from './request-log.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -30,7 +31,7 @@ const STREAMS = /^(text\/event-stream|multipart\/mixed)/;
  * it ran where one route runs many, and, while tracing, the trace to find its spans by.
  */
 export function accessLine(
-  exchange: Pick<Exchange, 'ip' | 'principal' | 'serverSpan'>,
+  exchange: Pick<Exchange, 'ip' | 'principal' | 'serverSpan'> & { id?: string },
   method: string,
   url: string,
   status: number,
@@ -39,6 +40,8 @@ export function accessLine(
 ) {
   const { principal } = exchange;
   return {
+    // First, where a request logger's binding would put it: the line goes through the root (request-log.ts).
+    requestId: exchange.id,
     method,
     url,
     status,
@@ -89,9 +92,11 @@ export class AccessLogController extends LogController {
       this.#metrics.request(routeTemplateOf(request), request.method, reply.statusCode, ms / 1000);
     }
     const line = accessLine(request, request.method, request.url, reply.statusCode, ms, request.operation);
-    if (error) reply.log.error({ ...line, err: error }, 'request errored');
-    else if (request.probe && !this.#logProbes && reply.statusCode < 500) reply.log.debug(line, 'request');
-    else reply.log.info(line, 'request');
+    // Not through the request's own logger, which would be made for this line alone.
+    const log = RequestLog.rootOf(request.log);
+    if (error) log.error({ ...line, err: error }, 'request errored');
+    else if (request.probe && !this.#logProbes && reply.statusCode < 500) log.debug(line, 'request');
+    else log.info(line, 'request');
   }
 }
 
