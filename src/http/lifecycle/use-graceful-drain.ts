@@ -61,11 +61,13 @@ export function useGracefulDrain(app: FastifyInstance, { delayMs }: GracefulDrai
     open.add(res);
     // Keep-alive clients reconnect elsewhere instead of sending more here.
     if (draining) res.shouldKeepAlive = false;
-    res.once('close', () => {
-      open.delete(res);
-      if (open.size === 0) drained?.();
-    });
+    // One listener for every response ('close' fires once), not a closure and a once-wrapper each.
+    res.on('close', closed);
   });
+  function closed(this: ServerResponse): void {
+    open.delete(this);
+    if (open.size === 0) drained?.();
+  }
 
   app.decorate('draining', {
     getter: () => draining,
