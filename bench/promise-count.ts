@@ -20,7 +20,12 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 function shownSite(site: string): string {
   return site
     .split(' < ')
-    .map((frame) => frame.replace(/\((?:file:\/\/)?(.*)\)$/, (_, where: string) => shownPath(where.replace(ROOT, ''))))
+    .map((frame) =>
+      // `name (where)`, or a bare `where` for a frame with no name.
+      /\)$/.test(frame)
+        ? frame.replace(/\((?:file:\/\/)?(.*)\)$/, (_, where: string) => `${shownPath(where).replace(ROOT, '')}`)
+        : shownPath(frame.replace(/^file:\/\//, '')).replace(ROOT, ''),
+    )
     .join(' < ');
 }
 
@@ -64,7 +69,8 @@ export async function promiseCount(options: ProfileOptions): Promise<boolean> {
     console.log(
       table('Where made (the function that made it < its callers):', rows, perRequest, made, top, { unit: 'promises/req', digits: 2 }),
     );
-    return faulty([run]) === 0 && made > 0;
+    // The count was written, so the hooks ran: none counted is an answer (the floor makes none).
+    return faulty([run]) === 0;
   } finally {
     await server.stop();
   }
