@@ -3,11 +3,12 @@ import type { Bindings, ChildLoggerOptions, Level, Logger } from 'pino';
 
 /**
  * A request's logger, made only when a line is written through it. Fastify builds a pino child
- * for every request (its bindings serialised, its options checked: 1.4 µs and 0.4 KB of heap a
- * request on the REST list), and a request that goes well writes nothing through it: its access
+ * for every request (its bindings serialised, its options checked: 0.7 KB of heap a request with
+ * Fastify's bindings object), and a request that goes well writes nothing through it: its access
  * line goes through the root with its id (`AccessLogController`). So the child waits for the
  * first line a level lets through (an error, a debug line at debug): the same line, the same
- * bytes, as the child would have written at once.
+ * bytes, as the child would have written at once. Not a CPU cut: the line's own id field costs
+ * about what the child did (docs/performance.md, 2026-12-05 morning).
  */
 export class RequestLog implements FastifyBaseLogger {
   readonly #root: Logger;
