@@ -8,7 +8,8 @@ import { requestVersions } from '../http/caching/request-versions.ts';
 import type { ResponseStore, StoredAnswer } from '../http/caching/response-store.ts';
 import type { MaybePromise } from '../http/maybe-promise.ts';
 import { validatorHeaders } from '../http/caching/cache-control.ts';
-import { addRouteHooks } from '../http/route-config.ts';
+import { addRouteHooks, stepWhenReady } from '../http/route-config.ts';
+import type { HookStep } from '../http/route-config.ts';
 import type { KeyVerifier } from '../services/api-keys/index.ts';
 import type { Metrics } from '../telemetry/metrics-types.ts';
 import { cacheableReads } from './cacheable-query.ts';
@@ -16,7 +17,6 @@ import type { AnswerKind } from './http/answer-kind.ts';
 import type { OperationRequest } from './http/operation-request.ts';
 import { graphqlExchangeOf } from './http/graphql-exchange.ts';
 import { operationFact } from './document-entry.ts';
-import { readDb } from '../http/read-routing.ts';
 
 export interface ResponseCacheOptions {
   /** The GraphQL route this cache serves. */
@@ -84,12 +84,7 @@ export function useResponseCache(app: FastifyInstance, options: ResponseCacheOpt
     if (reads === null) return null;
     // Read where the operation will read (read-routing.ts: a replica, or the primary), so the key names what the answer holds.
     req.access ??= 'read';
-    const from = readDb(req, db);
-    const read =
-      from instanceof Promise
-        ? from.then((reading) => requestVersions(reading, verifier, req, principal))
-        : requestVersions(from, verifier, req, principal);
-    return read.then((versions) => {
+    return requestVersions(db, verifier, req, principal).then((versions) => {
       const parts = [
         salt,
         document,
@@ -115,21 +110,16 @@ export function useResponseCache(app: FastifyInstance, options: ResponseCacheOpt
   }
 
   /** A kept answer sent, or the request on its way to run (done). */
-  function serve(
-    req: FastifyRequest,
-    reply: FastifyReply,
-    slot: CacheSlot,
-    kept: StoredAnswer | undefined,
-    done: HookHandlerDoneFunction,
-  ): void {
+  const serve: HookStep<StoredAnswer | undefined> = (req, reply, kept, done) => {
     metrics.responseCache(kept !== undefined);
-    if (!kept) return done();
+    const { slot } = graphqlExchangeOf(req);
+    if (!kept || !slot) return done();
     slot.served = true;
     // Answered here, the request goes no further: a callback-style hook that sends does not call done.
     reply.type(kept.type).send(kept.body);
-  }
+  };
 
-  function withSlot(req: FastifyRequest, reply: FastifyReply, slot: CacheSlot | null, done: HookHandlerDoneFunction): void {
+  const withSlot: HookStep<CacheSlot | null> = (req, reply, slot, done) => {
     if (!slot) return done();
     graphqlExchangeOf(req).slot = slot;
     if (req.method === 'GET' && noneMatchHits(req.headers['if-none-match'], slot.tag, false)) {
@@ -137,19 +127,19 @@ export function useResponseCache(app: FastifyInstance, options: ResponseCacheOpt
       return;
     }
     if (slot.runFresh) return done();
-    const kept = store.get(slot.key);
-    if (kept instanceof Promise) kept.then((found) => guarded(done, () => serve(req, reply, slot, found, done)), done);
-    else serve(req, reply, slot, kept, done);
-  }
+    stepWhenReady(store.get(slot.key), serve, req, reply, done);
+  };
 
   // Callback-style: a request the cache does not keep passes without a promise, and one it keeps
   // makes one for its versions read (as an async hook it made six: docs/performance.md).
   const preHandler = (req: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void => {
-    guarded(done, () => {
-      const slot = slotOf(req);
-      if (slot instanceof Promise) slot.then((found) => guarded(done, () => withSlot(req, reply, found, done)), done);
-      else withSlot(req, reply, slot, done);
-    });
+    let slot: MaybePromise<CacheSlot | null>;
+    try {
+      slot = slotOf(req);
+    } catch (error) {
+      return done(error as Error);
+    }
+    stepWhenReady(slot, withSlot, req, reply, done);
   };
 
   // graphql-js and JIT put `errors` before `data`: an answer that starts with data has no errors.
@@ -169,17 +159,4 @@ export function useResponseCache(app: FastifyInstance, options: ResponseCacheOpt
     if (route.url !== url) return;
     addRouteHooks(route, { preHandler, onSend });
   });
-}
-
-/**
- * Runs `step`, handing what it throws to the hook's `done`: nothing thrown in a callback-style hook
- * may become a rejection no one handles. `done` itself never throws (Fastify catches what the
- * hooks and handler after it throw), so it is never called twice.
- */
-function guarded(done: HookHandlerDoneFunction, step: () => void): void {
-  try {
-    step();
-  } catch (error) {
-    done(error as Error);
-  }
 }

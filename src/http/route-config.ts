@@ -1,4 +1,5 @@
-import type { FastifyRequest, RouteOptions } from 'fastify';
+import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction, RouteOptions } from 'fastify';
+import type { MaybePromise } from './maybe-promise.ts';
 import { memo } from '../util/memo.ts';
 
 declare module 'fastify' {
@@ -54,4 +55,33 @@ export function addRouteHooks(route: RouteOptions, { preHandler, onSend }: Route
 
 function listOf<T>(hooks: T | T[] | undefined): T[] {
   return hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks];
+}
+
+/** What a callback-style preHandler does once it has `value`: it calls `done`, or sends the answer and does not. */
+export type HookStep<T> = (request: FastifyRequest, reply: FastifyReply, value: T, done: HookHandlerDoneFunction) => void;
+
+/**
+ * Runs `step` with `value` now, or once it arrives: a callback-style preHandler passes without a
+ * promise when it has nothing to wait for (docs/performance.md, promises a request). A rejection,
+ * or what `step` throws, goes to `done`: in a promise's continuation a throw would be a rejection
+ * no one handles. `done` itself never throws (Fastify catches what the hooks and handler after it
+ * throw), so it is never called twice.
+ */
+export function stepWhenReady<T>(
+  value: MaybePromise<T>,
+  step: HookStep<T>,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  done: HookHandlerDoneFunction,
+): void {
+  if (value instanceof Promise) value.then((ready) => stepNow(step, request, reply, ready, done), done);
+  else stepNow(step, request, reply, value, done);
+}
+
+function stepNow<T>(step: HookStep<T>, request: FastifyRequest, reply: FastifyReply, value: T, done: HookHandlerDoneFunction): void {
+  try {
+    step(request, reply, value, done);
+  } catch (error) {
+    done(error as Error);
+  }
 }

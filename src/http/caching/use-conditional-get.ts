@@ -1,13 +1,13 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/types.ts';
-import type { KeyVerifier, Principal } from '../../services/api-keys/index.ts';
+import type { KeyVerifier } from '../../services/api-keys/index.ts';
 import type { VersionedTable, Versions } from '../../services/versions/index.ts';
 import { requestVersions } from './request-versions.ts';
-import { readDb } from '../read-routing.ts';
 import { entityTag, lastEntityTag, noneMatchHits } from './entity-tag.ts';
 import { validatorHeaders } from './cache-control.ts';
-import { addRouteHooks } from '../route-config.ts';
+import { addRouteHooks, stepWhenReady } from '../route-config.ts';
+import type { HookStep } from '../route-config.ts';
 
 /**
  * How a GET route's answers are tagged. A list's answer is a function of its URL, the caller's
@@ -60,41 +60,26 @@ export function useConditionalGet(app: FastifyInstance, { db, verifier, salt }: 
     const { tables, perAccount } = validators;
     // Between two writes every request names the same versions: hashed once (per account where it counts).
     const tagOf = lastEntityTag();
-    /** The answer's tag from the versions read; true when the client's copy is current (304). */
-    const tagged = (request: FastifyRequest, reply: FastifyReply, principal: Principal, read: Versions): boolean => {
+    /** The answer's tag from the versions read; a matching If-None-Match answered 304 here. */
+    const tagged: HookStep<Versions> = (request, reply, read, done) => {
       // A validator belongs to one URL (RFC 9110 §8.8.1), so the URL need not be in it; hashed,
       // so it shows nothing of the versions it names.
-      const parts = [salt, perAccount ? String(principal.accountId) : '*'];
+      const parts = [salt, perAccount ? String(request.principal?.accountId) : '*'];
       for (const table of tables) parts.push(read[table]);
       const tag = tagOf(parts);
       request.entityTag = tag;
       validatorHeaders(reply, tag);
       // `*` needs to know the resource exists, which only the handler finds out (onSend below).
-      return noneMatchHits(request.headers['if-none-match'], tag, false);
+      // Answered here, the request goes no further: a callback-style hook that sends does not call done.
+      if (noneMatchHits(request.headers['if-none-match'], tag, false)) reply.code(304).send();
+      else done();
     };
     // Callback-style, one promise a request (the versions read's): as an async hook awaiting a
     // database it mostly has at once, it made five (docs/performance.md, promises a request).
     const preHandler = (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void => {
       const { principal } = request;
       if (principal === null) return done();
-      // The versions from where the rows will be read (a replica, read-routing.ts): the tag names what the answer shows.
-      const reads = readDb(request, db);
-      const versions =
-        reads instanceof Promise
-          ? reads.then((from) => requestVersions(from, verifier, request, principal))
-          : requestVersions(reads, verifier, request, principal);
-      versions.then((read) => {
-        let current: boolean;
-        // Nothing thrown here may become a rejection no one handles: it goes to the error handler.
-        try {
-          current = tagged(request, reply, principal, read);
-        } catch (error) {
-          return done(error as Error);
-        }
-        // Answered here, the request goes no further: a callback-style hook that sends does not call done.
-        if (current) reply.code(304).send();
-        else done();
-      }, done);
+      stepWhenReady(requestVersions(db, verifier, request, principal), tagged, request, reply, done);
     };
     addRouteHooks(route, { preHandler, onSend: settle });
   });
