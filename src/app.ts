@@ -157,7 +157,14 @@ export async function createApp({ config, database = openDatabase(config.databas
     metrics,
     tracing: traced,
   });
-  await mountRest(app, { db, verifier, config, limits, probe: database.probe });
+  await mountRest(app, {
+    db,
+    verifier,
+    config,
+    limits,
+    probe: database.probe,
+    kept: store ? { store, maxEntryBytes: config.responseCache.maxEntryBytes, onLookup: metrics.responseCache } : null,
+  });
   let mcp: McpFace | null = null;
   if (config.mcp) {
     const { version } = appVersion();

@@ -5,6 +5,7 @@ import type { Database } from '../db/types.ts';
 import { AppError } from '../errors/index.ts';
 import { entityTag, noneMatchHits } from '../http/caching/entity-tag.ts';
 import { requestVersions } from '../http/caching/request-versions.ts';
+import { freshnessAsked } from '../http/caching/use-conditional-get.ts';
 import type { ResponseStore, StoredAnswer } from '../http/caching/response-store.ts';
 import type { MaybePromise } from '../http/maybe-promise.ts';
 import { validatorHeaders } from '../http/caching/cache-control.ts';
@@ -97,15 +98,7 @@ export function useResponseCache(app: FastifyInstance, options: ResponseCacheOpt
       ];
       for (const table of reads) parts.push(`${table}:${versions[table]}`);
       const tag = entityTag(parts);
-      const cacheControl = req.headers['cache-control'] ?? '';
-      return {
-        key: tag.slice(3, -1),
-        tag,
-        accountId: principal.accountId,
-        runFresh: /no-cache|no-store|max-age=0/.test(cacheControl),
-        keepNothing: cacheControl.includes('no-store'),
-        served: false,
-      };
+      return { key: tag.slice(3, -1), tag, accountId: principal.accountId, ...freshnessAsked(req.headers['cache-control']), served: false };
     });
   }
 

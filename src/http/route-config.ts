@@ -53,6 +53,11 @@ export function addRouteHooks(route: RouteOptions, { preHandler, onSend }: Route
   if (onSend) route.onSend = [...listOf(route.onSend), ...listOf(onSend)];
 }
 
+/** From an `onRoute` hook: runs `onSend` before the route's other onSend hooks (compression's among them), to see the answer as the route made it. */
+export function addFirstOnSend(route: RouteOptions, onSend: NonNullable<RouteOptions['onSend']>): void {
+  route.onSend = [...listOf(onSend), ...listOf(route.onSend)];
+}
+
 function listOf<T>(hooks: T | T[] | undefined): T[] {
   return hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks];
 }

@@ -6,6 +6,7 @@ import type { KeyVerifier } from '../services/api-keys/index.ts';
 import { idempotencyHooks } from '../http/idempotency/idempotency-hooks.ts';
 import type { RateLimitChecks } from '../http/limits/rate-limit-checks.ts';
 import { useConditionalGet } from '../http/caching/use-conditional-get.ts';
+import type { KeptAnswers } from '../http/caching/use-conditional-get.ts';
 import { buildSalt } from '../config/version.ts';
 import { strictAjv } from '../services/validation/validator.ts';
 import { compileParamValidator } from './param-validator.ts';
@@ -28,10 +29,12 @@ export interface RestOptions {
   limits: RateLimitChecks;
   /** Readiness: a statement runs as requests run theirs (the database's probe). */
   probe: () => Promise<void>;
+  /** The response cache, for the lists' answers: null when it is off. */
+  kept: KeptAnswers | null;
 }
 
 /** The REST face: /v1 (contract), /messages (the quickstart), health probes, the OpenAPI document and docs page, and the root's index of every face. */
-export async function mountRest(app: FastifyInstance, { db, verifier, config, limits, probe }: RestOptions): Promise<void> {
+export async function mountRest(app: FastifyInstance, { db, verifier, config, limits, probe, kept }: RestOptions): Promise<void> {
   // Query strings and path ids are checked as text first (param-validator.ts); bodies by the services' strict ajv.
   app.setValidatorCompiler(({ schema, httpPart }) =>
     httpPart === 'body' ? strictAjv.compile(schema) : compileParamValidator(schema as Parameters<typeof compileParamValidator>[0]),
@@ -54,7 +57,7 @@ export async function mountRest(app: FastifyInstance, { db, verifier, config, li
     keyed.addHook('onRoute', (route) => {
       route.config = { ...route.config, keyed: true };
     });
-    useConditionalGet(keyed, { db, verifier, salt: `${buildSalt()}|${linkBase}` });
+    useConditionalGet(keyed, { db, verifier, salt: `${buildSalt()}|${linkBase}`, kept });
     await keyed.register(petsRoutes, { prefix: '/v1', db, linkBase, idempotent });
     await keyed.register(storeOrdersRoutes, { prefix: '/v1', db, linkBase, idempotent });
     await keyed.register(keysRoutes, { prefix: '/v1', db });

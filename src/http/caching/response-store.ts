@@ -4,10 +4,11 @@ import { boundedLru } from '../../util/bounded-lru.ts';
 import { redisResponseStore } from './redis-response-store.ts';
 import type { MaybePromise } from '../maybe-promise.ts';
 
-/** An answer as it was sent: its media type and its text. */
+/** An answer as it was sent: its media type, its text, and a REST page's Link header to the next. */
 export interface StoredAnswer {
   type: string;
   body: string;
+  link?: string;
 }
 
 /** Where answers are kept by key: this process's memory, or Redis shared by every instance. */
@@ -62,11 +63,11 @@ export function memoryResponseStore({
       held.delete(key);
       return undefined;
     },
-    set(key, { type, body }, accountId) {
+    set(key, { type, body, link }, accountId) {
       // Two bytes a character: what a JavaScript string of this length may hold.
-      const bytes = 2 * (key.length + type.length + body.length);
+      const bytes = 2 * (key.length + type.length + body.length + (link?.length ?? 0));
       if (bytes > maxAccountBytes) return;
-      held.set(key, { type, body, expires: now() + ttlMs, accountId, bytes }, bytes);
+      held.set(key, { type, body, link, expires: now() + ttlMs, accountId, bytes }, bytes);
       if (held.get(key) === undefined) return;
       let account = accounts.get(accountId);
       if (!account) accounts.set(accountId, (account = { keys: new Set(), bytes: 0 }));

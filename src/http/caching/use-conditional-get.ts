@@ -4,9 +4,10 @@ import type { Database } from '../../db/types.ts';
 import type { KeyVerifier } from '../../services/api-keys/index.ts';
 import type { VersionedTable, Versions } from '../../services/versions/index.ts';
 import { requestVersions } from './request-versions.ts';
+import type { ResponseStore, StoredAnswer } from './response-store.ts';
 import { entityTag, lastEntityTag, noneMatchHits } from './entity-tag.ts';
 import { validatorHeaders } from './cache-control.ts';
-import { addRouteHooks, stepWhenReady } from '../route-config.ts';
+import { addFirstOnSend, addRouteHooks, stepWhenReady } from '../route-config.ts';
 import type { HookStep } from '../route-config.ts';
 
 /**
@@ -27,7 +28,18 @@ declare module 'fastify' {
   }
   interface FastifyRequest {
     entityTag: string | null;
+    /** Where a list's answer is kept once it is made (its store key), or null: served from the store, or not to be kept. */
+    keptAs: string | null;
   }
+}
+
+/** The response cache, as a list's answers use it: the store GraphQL's answers share, its bounds and its count. */
+export interface KeptAnswers {
+  store: ResponseStore;
+  /** Longer answers (in characters) are not kept. */
+  maxEntryBytes: number;
+  /** Told of every lookup: whether an answer was found. */
+  onLookup: (hit: boolean) => void;
 }
 
 export interface ConditionalGetOptions {
@@ -36,6 +48,14 @@ export interface ConditionalGetOptions {
   verifier: KeyVerifier;
   /** What else every answer depends on (the release, the base URL of links): a change makes every old tag stale. */
   salt: string;
+  /** Where a list's answers are kept and served again while their tag stands; null (RESPONSE_CACHE=false): every request runs. */
+  kept: KeptAnswers | null;
+}
+
+/** RFC 9111 §5.2.1: `no-cache` or `max-age=0` asks for an answer made now; `no-store` also that nothing of it be kept. */
+export function freshnessAsked(cacheControl: string | undefined): { runFresh: boolean; keepNothing: boolean } {
+  if (cacheControl === undefined) return { runFresh: false, keepNothing: false };
+  return { runFresh: /no-cache|no-store|max-age=0/.test(cacheControl), keepNothing: cacheControl.includes('no-store') };
 }
 
 /**
@@ -47,8 +67,11 @@ export interface ConditionalGetOptions {
  * apart, and a client revalidating by date could be told 304 after a write it was told had
  * succeeded.
  */
-export function useConditionalGet(app: FastifyInstance, { db, verifier, salt }: ConditionalGetOptions): void {
+export function useConditionalGet(app: FastifyInstance, { db, verifier, salt, kept }: ConditionalGetOptions): void {
   app.decorateRequest('entityTag', null);
+  app.decorateRequest('keptAs', null);
+  const keep = kept && keepHook(kept);
+  const serve = kept && serveHook(kept);
   // Only the routes that declare validators get the hooks: every other route pays nothing.
   app.addHook('onRoute', (route) => {
     const validators = route.config?.validators;
@@ -71,8 +94,18 @@ export function useConditionalGet(app: FastifyInstance, { db, verifier, salt }: 
       validatorHeaders(reply, tag);
       // `*` needs to know the resource exists, which only the handler finds out (onSend below).
       // Answered here, the request goes no further: a callback-style hook that sends does not call done.
-      if (noneMatchHits(request.headers['if-none-match'], tag, false)) reply.code(304).send();
-      else done();
+      if (noneMatchHits(request.headers['if-none-match'], tag, false)) return void reply.code(304).send();
+      if (!kept || !serve) return done();
+      // The tag names one answer of this URL (that is what makes its 304 right), so an answer
+      // kept under the tag and the URL is the one the route would make now: never stale.
+      // Per account, as GraphQL's are, though a page of pets is everyone's: no account ever reads
+      // an answer another's request made.
+      const key = entityTag([tag, request.url, String(request.principal?.accountId)]).slice(3, -1);
+      const { runFresh, keepNothing } = freshnessAsked(request.headers['cache-control']);
+      // HEAD's answer has no body to keep; it is served from what a GET kept.
+      if (!keepNothing && request.method === 'GET') request.keptAs = key;
+      if (runFresh) return done();
+      stepWhenReady(kept.store.get(key), serve, request, reply, done);
     };
     // Callback-style, one promise a request (the versions read's): as an async hook awaiting a
     // database it mostly has at once, it made five (docs/performance.md, promises a request).
@@ -82,7 +115,38 @@ export function useConditionalGet(app: FastifyInstance, { db, verifier, salt }: 
       stepWhenReady(requestVersions(db, verifier, request, principal), tagged, request, reply, done);
     };
     addRouteHooks(route, { preHandler, onSend: settle });
+    if (keep) addFirstOnSend(route, keep);
   });
+}
+
+/** A kept answer sent as the route made it (its Link header too), or the request on its way to the route. */
+function serveHook({ onLookup }: KeptAnswers): HookStep<StoredAnswer | undefined> {
+  return (request, reply, answer, done) => {
+    onLookup(answer !== undefined);
+    if (answer === undefined) return done();
+    request.keptAs = null;
+    if (answer.link !== undefined) reply.header('Link', answer.link);
+    // Answered here, the request goes no further: a callback-style hook that sends does not call done.
+    reply.type(answer.type).send(answer.body);
+  };
+}
+
+/**
+ * The route's 200 kept as the route made it, before compression (this hook runs first): a kept
+ * answer is compressed for each request that asks, as the route's own answer is (docs/caching.md).
+ */
+function keepHook({ store, maxEntryBytes }: KeptAnswers) {
+  return (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (error: null, payload: unknown) => void): void => {
+    const key = request.keptAs;
+    const { principal } = request;
+    if (key !== null && principal !== null && reply.statusCode === 200 && typeof payload === 'string' && payload.length <= maxEntryBytes) {
+      const link = reply.getHeader('link');
+      const answer: StoredAnswer = { type: String(reply.getHeader('content-type')), body: payload };
+      if (typeof link === 'string') answer.link = link;
+      void store.set(key, answer, principal.accountId);
+    }
+    done(null, payload);
+  };
 }
 
 function notModified(reply: FastifyReply, done: (error: null, payload: unknown) => void): void {

@@ -1,0 +1,136 @@
+import { brotliDecompressSync } from 'node:zlib';
+import { createApiKey } from '../../src/services/api-keys/index.ts';
+import { total } from '../helpers/exposition.ts';
+import { describe, expect, it } from '../helpers/fixtures.ts';
+import { graphql } from '../helpers/graphql.ts';
+import type { TestApp } from '../helpers/test-app.ts';
+
+const lookups = async (t: TestApp) => {
+  const text = await t.scrape();
+  return {
+    hits: total(text, 'petstore_response_cache_lookups_total', { result: 'hit' }),
+    misses: total(text, 'petstore_response_cache_lookups_total', { result: 'miss' }),
+  };
+};
+const get = (t: TestApp, url: string, headers: Record<string, string> = {}, method: 'GET' | 'HEAD' = 'GET') =>
+  t.app.inject({ method, url, headers: { ...t.auth, ...headers } });
+const addPet = (t: TestApp, name: string) => t.call({ method: 'POST', url: '/v1/pets', payload: { name, categoryId: 1 } });
+const ENV = { METRICS_PORT: '0' };
+const bearer = async (t: TestApp, name: string) => ({ authorization: `Bearer ${(await createApiKey(t.db, name)).key}` });
+
+/** What a client sees of an answer: its status, body and the headers the route and the conditional GET write. */
+const seen = (res: Awaited<ReturnType<typeof get>>) => ({
+  status: res.statusCode,
+  body: res.body,
+  type: res.headers['content-type'],
+  link: res.headers.link,
+  etag: res.headers.etag,
+  cacheControl: res.headers['cache-control'],
+  vary: res.headers.vary,
+});
+
+describe("REST lists' answers kept (the response cache)", () => {
+  it('answers a repeated page from what it kept, byte for byte with its Link, and a write through either face at once', async ({
+    makeApp,
+  }) => {
+    const t = await makeApp(ENV);
+    for (const name of ['Ada', 'Bo', 'Cy']) await addPet(t, name);
+    const first = await get(t, '/v1/pets?limit=2');
+    expect(first.headers.link).toMatch(/rel="next"/);
+    expect(await lookups(t)).toEqual({ hits: 0, misses: 1 });
+    const again = await get(t, '/v1/pets?limit=2');
+    expect(seen(again)).toEqual(seen(first));
+    expect(await lookups(t)).toEqual({ hits: 1, misses: 1 });
+    // HEAD is served from what the GET kept: the same headers, no body.
+    const head = await get(t, '/v1/pets?limit=2', {}, 'HEAD');
+    expect({ ...seen(head), body: first.body }).toEqual(seen(first));
+    expect(head.body).toBe('');
+    expect(await lookups(t)).toEqual({ hits: 2, misses: 1 });
+
+    await addPet(t, 'Dee');
+    const afterRest = await get(t, '/v1/pets?limit=100');
+    expect(afterRest.json().map((p: { name: string }) => p.name)).toEqual(['Ada', 'Bo', 'Cy', 'Dee']);
+    expect((await get(t, '/v1/pets?limit=100')).body).toBe(afterRest.body);
+    const { body } = await graphql(t, 'mutation { createPet(input: { name: "Eve", categoryId: 2 }) { id } }');
+    expect(body.errors).toBeUndefined();
+    const afterGraphQL = await get(t, '/v1/pets?limit=100');
+    expect(afterGraphQL.json().at(-1)).toMatchObject({ name: 'Eve' });
+    expect(afterGraphQL.headers.etag).not.toBe(afterRest.headers.etag);
+    expect(await lookups(t)).toEqual({ hits: 3, misses: 3 });
+  });
+
+  it('runs a request that asks for a fresh answer (no-cache, max-age=0) and keeps it; keeps nothing of a no-store one', async ({
+    makeApp,
+  }) => {
+    const t = await makeApp(ENV);
+    await addPet(t, 'Ada');
+    await get(t, '/v1/pets', { 'cache-control': 'no-store' });
+    await get(t, '/v1/pets', { 'cache-control': 'max-age=0' });
+    expect(await lookups(t)).toEqual({ hits: 0, misses: 0 });
+    const kept = await get(t, '/v1/pets', { 'cache-control': 'no-cache' });
+    expect(await lookups(t)).toEqual({ hits: 0, misses: 0 });
+    expect((await get(t, '/v1/pets')).body).toBe(kept.body);
+    expect(await lookups(t)).toEqual({ hits: 1, misses: 0 });
+    // A matching tag still gets its 304 with no-cache (browsers send both), and no lookup.
+    expect((await get(t, '/v1/pets', { 'cache-control': 'no-cache', 'if-none-match': String(kept.headers.etag) })).statusCode).toBe(304);
+    expect(await lookups(t)).toEqual({ hits: 1, misses: 0 });
+  });
+
+  it("keeps each account's answers its own: another account's orders are never served", async ({ makeApp }) => {
+    const t = await makeApp(ENV);
+    const [alice, bob] = [await bearer(t, 'alice'), await bearer(t, 'bob')];
+    const pet = (await addPet(t, 'Rex')).json() as { id: number };
+    await t.app.inject({ method: 'POST', url: '/v1/store/orders', headers: alice, payload: { petId: pet.id } });
+    for (let round = 0; round < 2; round++) {
+      expect((await get(t, '/v1/store/orders', alice)).json()).toHaveLength(1);
+      expect((await get(t, '/v1/store/orders', bob)).json()).toEqual([]);
+      // A page of pets is the same for both, and still each account's own entry.
+      await get(t, '/v1/pets', alice);
+      await get(t, '/v1/pets', bob);
+    }
+    expect(await lookups(t)).toEqual({ hits: 4, misses: 4 });
+  });
+
+  it('never keeps or serves an error: a bad cursor is its 400, a missing key its 401, each time', async ({ makeApp }) => {
+    const t = await makeApp(ENV);
+    await addPet(t, 'Ada');
+    for (let round = 0; round < 2; round++) {
+      const bad = await get(t, '/v1/pets?cursor=nope');
+      expect(bad.statusCode).toBe(400);
+      expect(bad.json().code).toBe('INVALID_CURSOR');
+      const keyless = await t.app.inject({ url: '/v1/pets' });
+      expect(keyless.statusCode).toBe(401);
+    }
+    expect(await lookups(t)).toEqual({ hits: 0, misses: 0 });
+  });
+
+  it('keeps an answer as the route made it, before compression: each client gets it in the coding it asks for', async ({ makeApp }) => {
+    const t = await makeApp(ENV);
+    for (let i = 0; i < 100; i++) await addPet(t, `pet-with-a-name-long-enough-to-compress-${i}`);
+    const br = await get(t, '/v1/pets?limit=100', { 'accept-encoding': 'br' });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(await lookups(t)).toEqual({ hits: 0, misses: 1 });
+    // Kept as the route made it: served plain to one client, compressed again for another.
+    const plain = await get(t, '/v1/pets?limit=100');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe(brotliDecompressSync(br.rawPayload).toString());
+    const again = await get(t, '/v1/pets?limit=100', { 'accept-encoding': 'br' });
+    expect(await lookups(t)).toEqual({ hits: 2, misses: 1 });
+    expect(again.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(again.rawPayload).toString()).toBe(plain.body);
+    expect(again.headers.link).toBe(br.headers.link);
+    expect(again.headers.vary).toBe(br.headers.vary);
+  });
+});
+
+describe('REST lists with the response cache off (RESPONSE_CACHE=false)', () => {
+  it('runs every request, and still tags it', async ({ makeApp }) => {
+    const t = await makeApp({ ...ENV, RESPONSE_CACHE: 'false' });
+    await addPet(t, 'Ada');
+    const first = await get(t, '/v1/pets');
+    const again = await get(t, '/v1/pets');
+    expect(again.body).toBe(first.body);
+    expect(again.headers.etag).toBe(first.headers.etag);
+    expect(await lookups(t)).toEqual({ hits: 0, misses: 0 });
+  });
+});
