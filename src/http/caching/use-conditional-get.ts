@@ -100,7 +100,8 @@ export function useConditionalGet(app: FastifyInstance, { db, verifier, salt, ke
       // kept under the tag and the URL is the one the route would make now: never stale.
       // Per account, as GraphQL's are, though a page of pets is everyone's: no account ever reads
       // an answer another's request made.
-      const key = entityTag([tag, request.url, String(request.principal?.accountId)]).slice(3, -1);
+      // Not hashed again: the tag is a hash already, and the URL is as long as Node lets a request line be.
+      const key = `${tag.slice(3, -1)} ${request.principal?.accountId} ${request.url}`;
       const { runFresh, keepNothing } = freshnessAsked(request.headers['cache-control']);
       // HEAD's answer has no body to keep; it is served from what a GET kept.
       if (!keepNothing && request.method === 'GET') request.keptAs = key;
