@@ -2,9 +2,9 @@ import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { listenForScrapes } from '../../src/telemetry/metrics-listener.ts';
 import { createApiKey } from '../../src/services/api-keys/index.ts';
 import { total } from '../helpers/exposition.ts';
+import { scrapeOf } from '../helpers/scrape.ts';
 import { describe, expect, it } from '../helpers/fixtures.ts';
 import { graphql } from '../helpers/graphql.ts';
 import { startInstanceOn } from '../helpers/test-app.ts';
@@ -18,14 +18,6 @@ const names = (body: { data?: Record<string, unknown> | null }) =>
 const hits = async (t: TestApp) => total(await t.scrape(), 'petstore_response_cache_lookups_total', { result: 'hit' });
 const addPet = (t: TestApp, name: string, headers = t.auth) =>
   t.app.inject({ method: 'POST', url: '/v1/pets', headers, payload: { name, categoryId: 1 } });
-
-const scraping = new WeakMap<FastifyInstance, Promise<string>>();
-function scrapeAddress(app: FastifyInstance): Promise<string> {
-  if (!app.metricsListener) throw new Error('metrics are off');
-  let address = scraping.get(app);
-  if (!address) scraping.set(app, (address = listenForScrapes(app.metricsListener, 0, '127.0.0.1')));
-  return address;
-}
 
 /** Another instance of the server on `t`'s database (and its Redis, when `env` names one). */
 const secondInstance = (t: TestApp, env: Record<string, string> = {}) => startInstanceOn(t.databaseUrl, env);
@@ -191,7 +183,7 @@ describe('GraphQL response cache', () => {
       let hitsOfB = 0;
       for (let tries = 0; tries < 200 && hitsOfB === 0; tries++) {
         expect(names((await viaB()).json())).toEqual(['Rex']);
-        hitsOfB = total(await (await fetch(`http://${await scrapeAddress(b)}/metrics`)).text(), 'petstore_response_cache_lookups_total', {
+        hitsOfB = total(await scrapeOf(b), 'petstore_response_cache_lookups_total', {
           result: 'hit',
         });
       }
@@ -328,6 +320,6 @@ async function keptInRedis(t: TestApp, query: string): Promise<void> {
 }
 
 const hitsOf = async (app: FastifyInstance) =>
-  total(await (await fetch(`http://${await scrapeAddress(app)}/metrics`)).text(), 'petstore_response_cache_lookups_total', {
+  total(await scrapeOf(app), 'petstore_response_cache_lookups_total', {
     result: 'hit',
   });

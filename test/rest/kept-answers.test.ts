@@ -3,7 +3,10 @@ import { createApiKey } from '../../src/services/api-keys/index.ts';
 import { total } from '../helpers/exposition.ts';
 import { describe, expect, it } from '../helpers/fixtures.ts';
 import { graphql } from '../helpers/graphql.ts';
+import { scrapeOf } from '../helpers/scrape.ts';
+import { startInstanceOn } from '../helpers/test-app.ts';
 import type { TestApp } from '../helpers/test-app.ts';
+import { redisEnv, TEST_REDIS_URL } from '../helpers/test-redis.ts';
 
 const lookups = async (t: TestApp) => {
   const text = await t.scrape();
@@ -90,6 +93,32 @@ describe("REST lists' answers kept (the response cache)", () => {
     }
     expect(await lookups(t)).toEqual({ hits: 4, misses: 4 });
   });
+
+  it.runIf(TEST_REDIS_URL)(
+    'shares a page, its Link too, between instances through Redis; fresh after a write through either',
+    async ({ makeApp }) => {
+      const env = { ...ENV, ...redisEnv() };
+      const a = await makeApp(env);
+      const b = await startInstanceOn(a.databaseUrl, env);
+      try {
+        for (const name of ['Ada', 'Bo', 'Cy']) await addPet(a, name);
+        const first = await get(a, '/v1/pets?limit=2');
+        const viaB = () => b.inject({ url: '/v1/pets?limit=2', headers: a.auth });
+        // `a` keeps its answer without waiting for Redis: `b` finds it once the write lands.
+        let hitsOfB = 0;
+        for (let tries = 0; tries < 200 && hitsOfB === 0; tries++) {
+          expect(seen(await viaB())).toEqual(seen(first));
+          hitsOfB = total(await scrapeOf(b), 'petstore_response_cache_lookups_total', { result: 'hit' });
+        }
+        expect(hitsOfB).toBeGreaterThan(0);
+        await b.inject({ method: 'POST', url: '/v1/pets', headers: a.auth, payload: { name: 'Dee', categoryId: 1 } });
+        const after = await get(a, '/v1/pets?limit=100');
+        expect(after.json().at(-1)).toMatchObject({ name: 'Dee' });
+      } finally {
+        await b.close();
+      }
+    },
+  );
 
   it('never keeps or serves an error: a bad cursor is its 400, a missing key its 401, each time', async ({ makeApp }) => {
     const t = await makeApp(ENV);

@@ -17,3 +17,9 @@ export function validatorHeaders(reply: FastifyReply, tag: string, ...vary: stri
   for (const field of vary) varies = varyOn(varies, field);
   return reply.header('ETag', tag).header('Cache-Control', KEYED_CACHE_CONTROL).header('Vary', varies);
 }
+
+/** RFC 9111 §5.2.1: a request's `no-cache` or `max-age=0` asks for an answer made now; `no-store` also that nothing of it be kept. */
+export function freshnessAsked(cacheControl: string | undefined): { runFresh: boolean; keepNothing: boolean } {
+  if (cacheControl === undefined) return { runFresh: false, keepNothing: false };
+  return { runFresh: /no-cache|no-store|max-age=0/.test(cacheControl), keepNothing: cacheControl.includes('no-store') };
+}

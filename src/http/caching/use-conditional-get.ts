@@ -6,7 +6,7 @@ import type { VersionedTable, Versions } from '../../services/versions/index.ts'
 import { requestVersions } from './request-versions.ts';
 import type { ResponseStore, StoredAnswer } from './response-store.ts';
 import { entityTag, lastEntityTag, noneMatchHits } from './entity-tag.ts';
-import { validatorHeaders } from './cache-control.ts';
+import { freshnessAsked, validatorHeaders } from './cache-control.ts';
 import { addFirstOnSend, addRouteHooks, stepWhenReady } from '../route-config.ts';
 import type { HookStep } from '../route-config.ts';
 
@@ -52,12 +52,6 @@ export interface ConditionalGetOptions {
   kept: KeptAnswers | null;
 }
 
-/** RFC 9111 §5.2.1: `no-cache` or `max-age=0` asks for an answer made now; `no-store` also that nothing of it be kept. */
-export function freshnessAsked(cacheControl: string | undefined): { runFresh: boolean; keepNothing: boolean } {
-  if (cacheControl === undefined) return { runFresh: false, keepNothing: false };
-  return { runFresh: /no-cache|no-store|max-age=0/.test(cacheControl), keepNothing: cacheControl.includes('no-store') };
-}
-
 /**
  * Conditional GET and HEAD for the routes that declare `validators` (RFC 9110 §13): a list's
  * tag comes from versions read in one statement before the handler (services/versions), so a
@@ -97,10 +91,10 @@ export function useConditionalGet(app: FastifyInstance, { db, verifier, salt, ke
       if (noneMatchHits(request.headers['if-none-match'], tag, false)) return void reply.code(304).send();
       if (!kept || !serve) return done();
       // The tag names one answer of this URL (that is what makes its 304 right), so an answer
-      // kept under the tag and the URL is the one the route would make now: never stale.
-      // Per account, as GraphQL's are, though a page of pets is everyone's: no account ever reads
-      // an answer another's request made.
-      // Not hashed again: the tag is a hash already, and the URL is as long as Node lets a request line be.
+      // kept under the tag and the URL is the one the route would make now: never stale. Per
+      // account, as GraphQL's are, though a page of pets is everyone's: no account ever reads an
+      // answer another's request made. Not hashed again: the tag is a hash already, and the URL
+      // is no longer than Node lets a request line be.
       const key = `${tag.slice(3, -1)} ${request.principal?.accountId} ${request.url}`;
       const { runFresh, keepNothing } = freshnessAsked(request.headers['cache-control']);
       // HEAD's answer has no body to keep; it is served from what a GET kept.
