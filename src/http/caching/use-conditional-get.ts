@@ -55,11 +55,12 @@ export interface ConditionalGetOptions {
 /**
  * Conditional GET and HEAD for the routes that declare `validators` (RFC 9110 §13): a list's
  * tag comes from versions read in one statement before the handler (services/versions), so a
- * matching revalidation answers 304 without reading or shaping the list; a record's tag is its
- * answer's hash. Matching runs after the key check and the request's validation, as §13.2.1
- * orders it. No Last-Modified: one-second dates cannot tell two writes in the same second
- * apart, and a client revalidating by date could be told 304 after a write it was told had
- * succeeded.
+ * matching revalidation answers 304 without reading or shaping the list, and, with the response
+ * cache on, any other request of the URL is answered with what the route made under that tag
+ * (docs/caching.md, REST lists kept); a record's tag is its answer's hash. Matching runs after
+ * the key check and the request's validation, as §13.2.1 orders it. No Last-Modified:
+ * one-second dates cannot tell two writes in the same second apart, and a client revalidating
+ * by date could be told 304 after a write it was told had succeeded.
  */
 export function useConditionalGet(app: FastifyInstance, { db, verifier, salt, kept }: ConditionalGetOptions): void {
   app.decorateRequest('entityTag', null);
