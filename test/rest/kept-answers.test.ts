@@ -120,6 +120,33 @@ describe("REST lists' answers kept (the response cache)", () => {
     },
   );
 
+  it('counts and logs a kept answer as any other: its RateLimit headers, its access line, and 429 once the budget is spent', async ({
+    makeApp,
+  }) => {
+    const lines: string[] = [];
+    const logStream = { write: (line: string) => void lines.push(line) };
+    const t = await makeApp({ ...ENV, RATE_LIMIT_PER_MINUTE: '4', LOG_LEVEL: 'info' }, { logStream });
+    await addPet(t, 'Ada');
+    const answers = [await get(t, '/v1/pets'), await get(t, '/v1/pets'), await get(t, '/v1/pets')];
+    expect(await lookups(t)).toEqual({ hits: 2, misses: 1 });
+    expect(answers.map((a) => String(a.headers.ratelimit).replace(/;t=\d+$/, ''))).toEqual([
+      '"per-key";r=2',
+      '"per-key";r=1',
+      '"per-key";r=0',
+    ]);
+    const refused = await get(t, '/v1/pets');
+    expect(refused.statusCode).toBe(429);
+    expect(await lookups(t)).toEqual({ hits: 2, misses: 1 });
+    const access = lines.map((l) => JSON.parse(l) as { msg: string; url?: string; status?: number }).filter((l) => l.msg === 'request');
+    expect(access.map((l) => [l.url, l.status])).toEqual([
+      ['/v1/pets', 201],
+      ['/v1/pets', 200],
+      ['/v1/pets', 200],
+      ['/v1/pets', 200],
+      ['/v1/pets', 429],
+    ]);
+  });
+
   it('never keeps or serves an error: a bad cursor is its 400, a missing key its 401, each time', async ({ makeApp }) => {
     const t = await makeApp(ENV);
     await addPet(t, 'Ada');
