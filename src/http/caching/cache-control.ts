@@ -18,8 +18,11 @@ export function validatorHeaders(reply: FastifyReply, tag: string, ...vary: stri
   return reply.header('ETag', tag).header('Cache-Control', KEYED_CACHE_CONTROL).header('Vary', varies);
 }
 
+/** What a request without Cache-Control asks: one object for all of them, most requests, rather than one each. */
+const NOTHING_ASKED = Object.freeze({ runFresh: false, keepNothing: false });
+
 /** RFC 9111 §5.2.1: a request's `no-cache` or `max-age=0` asks for an answer made now; `no-store` also that nothing of it be kept. */
-export function freshnessAsked(cacheControl: string | undefined): { runFresh: boolean; keepNothing: boolean } {
-  if (cacheControl === undefined) return { runFresh: false, keepNothing: false };
+export function freshnessAsked(cacheControl: string | undefined): Readonly<{ runFresh: boolean; keepNothing: boolean }> {
+  if (cacheControl === undefined) return NOTHING_ASKED;
   return { runFresh: /no-cache|no-store|max-age=0/.test(cacheControl), keepNothing: cacheControl.includes('no-store') };
 }
