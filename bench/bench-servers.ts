@@ -167,6 +167,8 @@ export interface Peer {
   engines: readonly ('sqlite' | 'postgres')[];
   /** The query it is sent, where its schema names the list otherwise (the project's list query by default). */
   query?: string;
+  /** Sent the REST list (`GET /v1/pets?limit=20`) instead, and held to the project's REST answer. */
+  rest?: true;
   /** Its answer as compared with the project's, where its schema's types differ (the same bytes by default). */
   normalize?: (body: string) => string;
 }
@@ -209,6 +211,24 @@ export const PEERS: readonly Peer[] = [
     engines: BOTH,
   },
   {
+    // The REST list's anchor: this project's features without its layers (issue 55).
+    name: 'the REST list by hand, every feature of this project’s in one route (Fastify 5)',
+    file: 'rest-by-hand.ts',
+    does: 'request id, key check and usage, rate limit, query check, the versions read and ETag, Link, access line; one route, no layers',
+    packages: '.',
+    engines: ['sqlite'],
+    rest: true,
+  },
+  {
+    name: 'the REST list by hand, rate limit and access line off (Fastify 5)',
+    file: 'rest-by-hand.ts',
+    env: { REST_BY_HAND_LEAN: '1' },
+    does: 'the above, without the rate limit and the access line',
+    packages: '.',
+    engines: ['sqlite'],
+    rest: true,
+  },
+  {
     name: 'PostGraphile 4 (`node:http`)',
     file: 'postgraphile/postgraphile-server.ts',
     does: 'the schema read from the database, one SQL statement per query; no limits, no log',
@@ -225,8 +245,8 @@ export const peerInstalled = (peer: Peer): boolean =>
   peer.packages === null || existsSync(join(root, 'bench/peers', peer.packages, 'node_modules/graphql'));
 
 /** A peer over the floor's database, in production mode, as its docs set it up. */
-export function startPeer(peer: Peer, databaseUrl: string): Promise<BenchServer> {
-  return launch(peer.name, ['--import', 'tsx', join(root, 'bench/peers', peer.file)], {
+export function startPeer(peer: Peer, databaseUrl: string, nodeFlags: string[] = []): Promise<BenchServer> {
+  return launch(peer.name, [...nodeFlags, '--import', 'tsx', join(root, 'bench/peers', peer.file)], {
     DATABASE_URL: databaseUrl,
     NODE_ENV: 'production',
     ...peer.env,

@@ -1,8 +1,9 @@
 // npm run bench [-- --engine sqlite|postgres --duration 10 --connections 32 --rounds 3 --smoke]
 // npm run bench -- --baseline-rev REV | --baseline-env K=V,… [--env K=V,… --only NAME,…]: builds compared (compare-builds.ts)
-// npm run bench -- --profile NAME [--env K=V,… --floor]: the project's (or the floor's) CPU under one scenario, on-CPU, by area and function (profile-server.ts)
-// npm run bench -- --profile NAME --allocations [--floor]: the heap bytes a request allocates instead, and where (allocation-profile.ts)
-// npm run bench -- --profile NAME --promises [--floor]: the promises a request makes instead, and where (promise-count.ts)
+// npm run bench -- --peers NAME,…: the peer table alone, with the contenders whose names hold a NAME (all with --peers "")
+// npm run bench -- --profile NAME [--env K=V,… --floor | --peer NAME]: the project's (or the floor's, or a peer's) CPU under one scenario, on-CPU, by area and function (profile-server.ts)
+// npm run bench -- --profile NAME --allocations [--floor | --peer NAME]: the heap bytes a request allocates instead, and where (allocation-profile.ts)
+// npm run bench -- --profile NAME --promises [--floor | --peer NAME]: the promises a request makes instead, and where (promise-count.ts)
 // Floor and project are measured in the same run, interleaved, and compared by ratio:
 // absolute numbers on a shared machine mean little, ratios measured side by side do. Server
 // CPU time per request (user + system, from /proc) is the steadier yardstick; req/s is
@@ -43,6 +44,8 @@ const { values } = parseArgs({
     'baseline-env': { type: 'string', default: '' },
     env: { type: 'string', default: '' },
     only: { type: 'string', default: '' },
+    peers: { type: 'string' },
+    peer: { type: 'string' },
     profile: { type: 'string' },
     floor: { type: 'boolean', default: false },
     allocations: { type: 'boolean', default: false },
@@ -160,7 +163,10 @@ async function main(): Promise<void> {
       ];
       const scenario = profiled.find((s) => s.name.includes(profiling));
       if (!scenario) throw new Error(`--profile: no scenario's name holds "${profiling}" (${profiled.map((s) => s.name).join('; ')})`);
-      const side = values.floor ? 'floor' : 'project';
+      const peer = values.peer === undefined ? undefined : PEERS.find((p) => p.name.includes(values.peer ?? ''));
+      if (values.peer !== undefined && !peer) throw new Error(`--peer: no peer's name holds "${values.peer}"`);
+      if (peer && values.floor) throw new Error('--peer and --floor: one side at a time');
+      const side = peer ?? (values.floor ? 'floor' : 'project');
       if (values.allocations && values.promises) throw new Error('--allocations and --promises: one at a time');
       const ok = await (values.allocations ? allocationProfile : values.promises ? promiseCount : profileServer)({
         engine,
@@ -191,6 +197,8 @@ async function main(): Promise<void> {
         databases,
         failures,
       });
+    } else if (values.peers !== undefined) {
+      await peersOnly(dir, databases, failures, values.peers.split(',').filter(Boolean));
     } else {
       const only = (values.only ?? '').split(',').filter(Boolean);
       if (!scaleOnly) await sideBySideScenarios(dir, databases, failures, only);
@@ -272,6 +280,7 @@ async function peers(
   databaseUrl: string,
   expected: { graphql: string; rest: string },
   failures: string[],
+  picked: string[] = [],
 ) {
   const rows: PeerRow[] = [];
   const contenders: {
@@ -291,8 +300,8 @@ async function peers(
       name: peer.name,
       does: peer.does,
       start: () => startPeer(peer, databaseUrl),
-      request: peer.query ? gql(peer.query) : gqlList,
-      expected: expected.graphql,
+      request: peer.rest ? list : peer.query ? gql(peer.query) : gqlList,
+      expected: peer.rest ? expected.rest : expected.graphql,
       ...(peer.normalize ? { normalize: peer.normalize } : {}),
     });
   }
@@ -305,7 +314,7 @@ async function peers(
       expected: project.request === 'graphql' ? expected.graphql : expected.rest,
     });
   }
-  for (const contender of contenders) {
+  for (const contender of contenders.filter((c) => picked.length === 0 || picked.some((name) => c.name.includes(name)))) {
     const server = await contender.start();
     try {
       const answer = await answerOf({ server, request: contender.request, key });
@@ -333,6 +342,37 @@ async function peers(
     }
   }
   return rows;
+}
+
+function printPeers(peerRows: PeerRow[]): void {
+  if (peerRows.length === 0) return;
+  peerRows.sort((a, b) => b.floorCpu / b.cpu - a.floorCpu / a.cpu);
+  console.log(
+    `\nPeers and the project's settings: the same query (${GQL_LIST_QUERY}; the REST rows the list), the same data and key check, each beside the floor, on the floor's database; answers checked byte for byte first.`,
+  );
+  console.log('\n| server | CPU µs/req | floor CPU µs/req | CPU ratio to the floor | p99/p50 | peak RSS MB | what it does per request |');
+  console.log('| --- | ---: | ---: | ---: | ---: | ---: | --- |');
+  for (const row of peerRows)
+    console.log(
+      `| ${row.name} | ${fmt(row.cpu)} | ${fmt(row.floorCpu)} | **${fmt(row.floorCpu / row.cpu, 2)}** | ${fmt(row.p99 / Math.max(row.p50, 1), 1)} | ${row.rss} | ${row.does} |`,
+    );
+}
+
+/** `--peers NAME,…`: the peer table alone, with the contenders whose names hold one of NAMES (all when none). */
+async function peersOnly(dir: string, databases: BenchDatabase[], failures: string[], picked: string[]): Promise<void> {
+  const floorDb = await benchDatabase(engine, dir, 'floor', petCount);
+  const projectDb = await benchDatabase(engine, dir, 'project', petCount);
+  databases.push(floorDb, projectDb);
+  const project = await startProject(projectDb.url);
+  const expected = await answerOf({ server: project, request: gqlRun(GQL_LIST_QUERY), key: projectDb.key });
+  await project.stop();
+  const floor = await startFloor(floorDb.url);
+  try {
+    const expectedRest = await answerOf({ server: floor, request: list, key: floorDb.key });
+    printPeers(await peers(floor, floorDb.key, floorDb.url, { graphql: expected.body, rest: expectedRest.body }, failures, picked));
+  } finally {
+    await floor.stop();
+  }
 }
 
 /** The project against the floor, scenario by scenario; Order.pet; the peers. */
@@ -396,18 +436,7 @@ async function sideBySideScenarios(dir: string, databases: BenchDatabase[], fail
   for (const row of rows) console.log(row);
   console.log(`\nCPU ratio = floor CPU per request / project CPU per request (least of the rounds); req/s are medians.`);
   console.log(`Peak RSS: project ${rss} MB, floor ${floorRss} MB`);
-  if (peerRows.length > 0) {
-    peerRows.sort((a, b) => b.floorCpu / b.cpu - a.floorCpu / a.cpu);
-    console.log(
-      `\nPeers and the project's settings: the same query (${GQL_LIST_QUERY}; the REST rows the list), the same data and key check, each beside the floor, on the floor's database; answers checked byte for byte first.`,
-    );
-    console.log('\n| server | CPU µs/req | floor CPU µs/req | CPU ratio to the floor | p99/p50 | peak RSS MB | what it does per request |');
-    console.log('| --- | ---: | ---: | ---: | ---: | ---: | --- |');
-    for (const row of peerRows)
-      console.log(
-        `| ${row.name} | ${fmt(row.cpu)} | ${fmt(row.floorCpu)} | **${fmt(row.floorCpu / row.cpu, 2)}** | ${fmt(row.p99 / Math.max(row.p50, 1), 1)} | ${row.rss} | ${row.does} |`,
-      );
-  }
+  printPeers(peerRows);
 
   console.log(
     `\nOrder.pet on a page of 100 orders: ${fmt(relatedCpu)} µs/req with the pets, ${fmt(bareCpu)} without = **${fmt(relatedCpu / bareCpu, 2)}×** (req/s ${fmt(median(related.map((x) => x.rps)))} vs ${fmt(median(bare.map((x) => x.rps)))}; peak RSS ${ordersRss} MB)`,
