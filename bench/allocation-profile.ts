@@ -5,9 +5,8 @@
 // objects only) shows none of it. Buffers' and strings' bytes outside the heap are not counted.
 import { benchDatabase } from './bench-database.ts';
 import { faulty, fmt, load } from './bench-load.ts';
-import { startFloor, startProject } from './bench-servers.ts';
 import { freePort } from '../test/helpers/cli.ts';
-import { shownPath, sideRequest, table } from './profile-server.ts';
+import { shownPath, sideName, sideRequest, startSide, table } from './profile-server.ts';
 import type { ProfileOptions } from './profile-server.ts';
 
 /** The tables' column: bytes, whole. */
@@ -52,9 +51,9 @@ function frameName({ functionName, url, lineNumber }: HeapNode['callFrame']): st
   return `${functionName || '(anonymous)'} ${file ? `${shownPath(file)}:${lineNumber + 1}` : '(no file: built in, or made by new Function)'}`;
 }
 
-/** The project (or the floor) under the scenario's load, warmed up, then one round's allocations sampled. */
+/** The project (the floor, a peer) under the scenario's load, warmed up, then one round's allocations sampled. */
 export async function allocationProfile(options: ProfileOptions): Promise<boolean> {
-  const { engine, dir, petCount, settings, scenario, env, databases, top } = options;
+  const { engine, dir, petCount, settings, scenario, databases, top } = options;
   const db = await benchDatabase(engine, dir, 'allocations', petCount);
   databases.push(db);
   const port = await freePort();
@@ -62,11 +61,11 @@ export async function allocationProfile(options: ProfileOptions): Promise<boolea
   const floor = options.side === 'floor';
   // Before the server starts: a scenario the floor has no request for ends here, leaving nothing running.
   const request = sideRequest(scenario, floor);
-  const server = floor ? await startFloor(db.url, nodeFlags) : await startProject(db.url, { env, nodeFlags, name: 'allocations' });
+  const server = await startSide(options, db.url, nodeFlags);
   const side = { server, request, key: db.key };
   const session = await inspectorSession(port);
   try {
-    if (!floor) await scenario.setup?.(server.origin, db.key);
+    if (options.side === 'project') await scenario.setup?.(server.origin, db.key);
     if (settings.warmUp) await load(side, Math.max(2, settings.duration), scenario.expectStatus, settings.connections);
     // One sample per 1 KiB allocated on average; V8 scales each sample to the bytes it stands for.
     await session.call('HeapProfiler.startSampling', {
@@ -94,7 +93,7 @@ export async function allocationProfile(options: ProfileOptions): Promise<boolea
     }
     const perRequest = (bytes: number) => (run.requests > 0 ? bytes / run.requests : 0);
     console.log(
-      `\nAllocations of ${floor ? 'the floor' : 'the project'} under "${scenario.name}" (${engine}, ${settings.connections} connections, ${settings.duration} s)`,
+      `\nAllocations of ${sideName(options.side)} under "${scenario.name}" (${engine}, ${settings.connections} connections, ${settings.duration} s)`,
     );
     console.log(`${run.requests} requests: ${fmt(perRequest(total) / 1024, 1)} KiB of JavaScript heap allocated a request (sampled).`);
     inclusive.delete(frameName(profile.head.callFrame));

@@ -11,7 +11,8 @@ import type { BenchDatabase, BenchEngine } from './bench-database.ts';
 import { faulty, fmt, load } from './bench-load.ts';
 import { latestCode } from './latest-code.ts';
 import type { LoadSettings, Request, Status } from './bench-load.ts';
-import { startFloor, startProject } from './bench-servers.ts';
+import { startFloor, startPeer, startProject } from './bench-servers.ts';
+import type { BenchServer, Peer } from './bench-servers.ts';
 
 export interface ProfileOptions {
   engine: BenchEngine;
@@ -26,8 +27,11 @@ export interface ProfileOptions {
     expectStatus: Status;
     setup?: (origin: string, key: string) => Promise<void>;
   };
-  /** Whose CPU: the project's, or the floor's under the scenario's floor request (what any server pays). */
-  side: 'project' | 'floor';
+  /**
+   * Whose CPU: the project's, the floor's under the scenario's floor request (what any server
+   * pays), or a peer's under the project's request (`--peer`: the REST list by hand).
+   */
+  side: 'project' | 'floor' | Peer;
   env: Record<string, string>;
   databases: BenchDatabase[];
   /** Rows of each table. */
@@ -74,7 +78,7 @@ function areaOfScript(script: string): string {
   const own = /\/dist\/([^/]+)\//.exec(script);
   if (own) return `project src/${own[1]}`;
   if (script.startsWith('node:')) return 'Node (JavaScript)';
-  if (script.includes('/bench/')) return 'the floor (bench/floor-server.ts)';
+  if (script.includes('/bench/')) return 'the floor or the peer (bench/)';
   return 'other JavaScript';
 }
 
@@ -139,22 +143,35 @@ export function sideRequest(scenario: ProfileOptions['scenario'], floor: boolean
   return scenario.floor;
 }
 
+/** The side as a title names it. */
+export const sideName = (side: ProfileOptions['side']): string =>
+  side === 'floor' ? 'the floor' : side === 'project' ? 'the project' : side.name;
+
+/** The side's server, started with `nodeFlags`: the project with the options' settings, the floor, or a peer. */
+export function startSide(options: ProfileOptions, databaseUrl: string, nodeFlags: string[]): Promise<BenchServer> {
+  const { side, env } = options;
+  if (side === 'floor') return startFloor(databaseUrl, nodeFlags);
+  if (side === 'project') return startProject(databaseUrl, { env, nodeFlags, name: 'profiled' });
+  return startPeer(side, databaseUrl, nodeFlags);
+}
+
 /** The project under the scenario's load, warmed up, then one round recorded by perf; its CPU by area and by function. */
 export async function profileServer(options: ProfileOptions): Promise<boolean> {
-  const { engine, dir, petCount, settings, scenario, env, databases, top } = options;
+  const { engine, dir, petCount, settings, scenario, databases, top } = options;
   const db = await benchDatabase(engine, dir, 'profiled', petCount);
   databases.push(db);
   // --perf-basic-prof also turns on V8's log: into the bench's own folder, not the checkout.
   const nodeFlags = ['--perf-basic-prof', `--logfile=${join(dir, 'v8.log')}`, '--no-logfile-per-isolate'];
   const floor = options.side === 'floor';
+  const peer = typeof options.side === 'object' ? options.side : null;
   // Before the server starts: a scenario the floor has no request for ends here, leaving nothing running.
   const request = sideRequest(scenario, floor);
-  const server = floor ? await startFloor(db.url, nodeFlags) : await startProject(db.url, { env, nodeFlags, name: 'profiled' });
+  const server = await startSide(options, db.url, nodeFlags);
   const side = { server, request, key: db.key };
   const data = join(dir, 'perf.data');
   let stopping: Promise<void> | undefined;
   try {
-    if (!floor) await scenario.setup?.(server.origin, db.key);
+    if (!floor && !peer) await scenario.setup?.(server.origin, db.key);
     // As long as the recording, at least 2 s: one round has no later round to hide the server's
     // first-seconds work (serializers compiled, source maps read), and after 2 s of load a 5 s
     // recording still held it: 168 µs a cached GraphQL answer against 78 after a longer run.
@@ -211,7 +228,7 @@ export async function profileServer(options: ProfileOptions): Promise<boolean> {
       for (const name of seen) inclusive.set(name, (inclusive.get(name) ?? 0) + sample.ns);
     }
     console.log(
-      `\nOn-CPU profile of ${floor ? 'the floor' : 'the project'} under "${scenario.name}" (${engine}, ${settings.connections} connections, ${settings.duration} s)`,
+      `\nOn-CPU profile of ${sideName(options.side)} under "${scenario.name}" (${engine}, ${settings.connections} connections, ${settings.duration} s)`,
     );
     console.log(
       `${requests} requests, ${samples.length} samples at 999 Hz on every thread: ${fmt(perRequest(total), 1)} µs/req sampled, ${fmt(run.cpu, 1)} µs/req by /proc.`,

@@ -8,9 +8,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { benchDatabase } from './bench-database.ts';
 import { faulty, fmt, load } from './bench-load.ts';
-import { startFloor, startProject } from './bench-servers.ts';
 import type { BenchServer } from './bench-servers.ts';
-import { shownPath, sideRequest, table } from './profile-server.ts';
+import { shownPath, sideName, sideRequest, startSide, table } from './profile-server.ts';
 import type { ProfileOptions } from './profile-server.ts';
 
 const HOOKS = fileURLToPath(new URL('./promise-hooks.mjs', import.meta.url));
@@ -43,26 +42,26 @@ async function counted(server: BenchServer): Promise<{ made: number; sites: [str
   return JSON.parse(text) as { made: number; sites: [string, number][] };
 }
 
-/** The project (or the floor) under the scenario's load, warmed up, then one round's promises counted. */
+/** The project (the floor, a peer) under the scenario's load, warmed up, then one round's promises counted. */
 export async function promiseCount(options: ProfileOptions): Promise<boolean> {
-  const { engine, dir, petCount, settings, scenario, env, databases, top } = options;
+  const { engine, dir, petCount, settings, scenario, databases, top } = options;
   const db = await benchDatabase(engine, dir, 'promises', petCount);
   databases.push(db);
   const nodeFlags = ['--import', HOOKS];
   const floor = options.side === 'floor';
   // Before the server starts: a scenario the floor has no request for ends here, leaving nothing running.
   const request = sideRequest(scenario, floor);
-  const server = floor ? await startFloor(db.url, nodeFlags) : await startProject(db.url, { env, nodeFlags, name: 'promises' });
+  const server = await startSide(options, db.url, nodeFlags);
   const side = { server, request, key: db.key };
   try {
-    if (!floor) await scenario.setup?.(server.origin, db.key);
+    if (options.side === 'project') await scenario.setup?.(server.origin, db.key);
     if (settings.warmUp) await load(side, Math.max(2, settings.duration), scenario.expectStatus, settings.connections);
     await counted(server);
     const run = await load(side, settings.duration, scenario.expectStatus, settings.connections);
     const { made, sites } = await counted(server);
     const perRequest = (n: number) => (run.requests > 0 ? n / run.requests : 0);
     console.log(
-      `\nPromises of ${floor ? 'the floor' : 'the project'} under "${scenario.name}" (${engine}, ${settings.connections} connections, ${settings.duration} s)`,
+      `\nPromises of ${sideName(options.side)} under "${scenario.name}" (${engine}, ${settings.connections} connections, ${settings.duration} s)`,
     );
     console.log(`${run.requests} requests: ${fmt(perRequest(made), 2)} promises a request (counted; where, from one in 97).`);
     const rows = sites.map(([site, n]): [string, number] => [shownSite(site), n]);
