@@ -17,7 +17,7 @@ import { defaultDocuments } from '../src/mcp/default-documents.ts';
 import { petstoreSchema } from '../src/graphql/petstore-schema.ts';
 import { benchDatabase } from './bench-database.ts';
 import type { BenchDatabase, BenchEngine } from './bench-database.ts';
-import { answerOf, faulty, fmt, gql, gqlRun, least, load, mcpCall, median, sideBySide } from './bench-load.ts';
+import { answerOf, faulty, fmt, gql, gqlRun, least, load, mcpCall, median, sideBySide, tail } from './bench-load.ts';
 import type { Status } from './bench-load.ts';
 import type { LoadSettings, Request, Run } from './bench-load.ts';
 import { envOf } from '../test/helpers/start-script.ts';
@@ -354,7 +354,7 @@ function printPeers(peerRows: PeerRow[]): void {
   console.log('| --- | ---: | ---: | ---: | ---: | ---: | --- |');
   for (const row of peerRows)
     console.log(
-      `| ${row.name} | ${fmt(row.cpu)} | ${fmt(row.floorCpu)} | **${fmt(row.floorCpu / row.cpu, 2)}** | ${fmt(row.p99 / Math.max(row.p50, 1), 1)} | ${row.rss} | ${row.does} |`,
+      `| ${row.name} | ${fmt(row.cpu)} | ${fmt(row.floorCpu)} | **${fmt(row.floorCpu / row.cpu, 2)}** | ${tail(row.p50, row.p99)} | ${row.rss} | ${row.does} |`,
     );
 }
 
@@ -404,7 +404,7 @@ async function sideBySideScenarios(dir: string, databases: BenchDatabase[], fail
     const fr = { rps: median(f.map((x) => x.rps)), cpu: least(f.map((x) => x.cpu)) };
     if (faulty(f) + faulty(p) > 0) failures.push(scenario.name);
     rows.push(
-      `| ${scenario.name} | ${fmt(pr.cpu)} | ${fmt(fr.cpu)} | **${fmt(fr.cpu / pr.cpu, 2)}** | ${fmt(pr.rps)} | ${fmt(fr.rps)} | ${fmt(pr.rps / fr.rps, 2)} | ${pr.p50} | ${pr.p99} | ${fmt(pr.p99 / Math.max(pr.p50, 1), 1)} | ${project.windowPeakRssMb()} | ${faulty(p)} |`,
+      `| ${scenario.name} | ${fmt(pr.cpu)} | ${fmt(fr.cpu)} | **${fmt(fr.cpu / pr.cpu, 2)}** | ${fmt(pr.rps)} | ${fmt(fr.rps)} | ${fmt(pr.rps / fr.rps, 2)} | ${fmt(pr.p50, 2)} | ${fmt(pr.p99, 2)} | ${tail(pr.p50, pr.p99)} | ${project.windowPeakRssMb()} | ${faulty(p)} |`,
     );
   }
   // Relations: a page of 100 orders with and without their pets (Order.pet, batched per operation).
@@ -550,11 +550,11 @@ async function scale(dir: string, databases: BenchDatabase[], failures: string[]
   console.log(`  page + totalCount / page:   ${ratioOf(latency, 'GraphQL page + totalCount', 'GraphQL page')}`);
   console.log(`  15 aliased totalCounts:     ${fmt(latency['15 aliased totalCounts'] ?? 0, 2)} ms (1 connection)`);
   console.log(
-    `  /healthz while 4 connections send them: mean ${fmt(healthBusy.mean, 2)} ms, p99 ${healthBusy.p99} ms (alone: mean ${fmt(healthAlone.mean, 2)} ms, p99 ${healthAlone.p99} ms)`,
+    `  /healthz while 4 connections send them: mean ${fmt(healthBusy.mean, 2)} ms, p99 ${fmt(healthBusy.p99, 2)} ms (alone: mean ${fmt(healthAlone.mean, 2)} ms, p99 ${fmt(healthAlone.p99, 2)} ms)`,
   );
   for (const [label, beside, sent] of healthBeside) {
     console.log(
-      `  /healthz beside ${label} (4 connections, each refused): mean ${fmt(beside.mean, 2)} ms, p99 ${beside.p99} ms; ${fmt(sent.rps)} refusals/s at ${fmt(sent.cpu)} µs of CPU each`,
+      `  /healthz beside ${label} (4 connections, each refused): mean ${fmt(beside.mean, 2)} ms, p99 ${fmt(beside.p99, 2)} ms; ${fmt(sent.rps)} refusals/s at ${fmt(sent.cpu)} µs of CPU each`,
     );
   }
   const ratio = (deepLabel: string, firstLabel: string) => {
