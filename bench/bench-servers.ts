@@ -186,6 +186,15 @@ export const PEERS: readonly Peer[] = [
     engines: BOTH,
   },
   {
+    // Issue 55's GraphQL target: Mercurius + JIT with one access line and a rate limit.
+    name: 'Mercurius 16 + graphql-jit, one access line and a rate limit (Fastify 5)',
+    file: 'mercurius-server.ts',
+    env: { MERCURIUS_JIT: '1', MERCURIUS_EDGE: '1' },
+    does: 'JIT; one access line (an onResponse hook through the request logger), @fastify/rate-limit per credential',
+    packages: '.',
+    engines: BOTH,
+  },
+  {
     name: 'Mercurius 16 + graphql-jit (Fastify 5)',
     file: 'mercurius-server.ts',
     env: { MERCURIUS_JIT: '1' },
