@@ -61,7 +61,7 @@ export async function allocationProfile(options: ProfileOptions): Promise<boolea
   const floor = options.side === 'floor';
   // Before the server starts: a scenario the floor has no request for ends here, leaving nothing running.
   const request = sideRequest(scenario, floor);
-  const server = await startSide(options, db.url, nodeFlags);
+  const server = await startSide(options, db.url, nodeFlags, 'allocations');
   const side = { server, request, key: db.key };
   const session = await inspectorSession(port);
   try {

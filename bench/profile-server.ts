@@ -78,7 +78,8 @@ function areaOfScript(script: string): string {
   const own = /\/dist\/([^/]+)\//.exec(script);
   if (own) return `project src/${own[1]}`;
   if (script.startsWith('node:')) return 'Node (JavaScript)';
-  if (script.includes('/bench/')) return 'the floor or the peer (bench/)';
+  if (script.includes('/bench/peers/')) return 'the peer (bench/peers)';
+  if (script.includes('/bench/')) return 'the floor (bench/floor-server.ts)';
   return 'other JavaScript';
 }
 
@@ -147,11 +148,11 @@ export function sideRequest(scenario: ProfileOptions['scenario'], floor: boolean
 export const sideName = (side: ProfileOptions['side']): string =>
   side === 'floor' ? 'the floor' : side === 'project' ? 'the project' : side.name;
 
-/** The side's server, started with `nodeFlags`: the project with the options' settings, the floor, or a peer. */
-export function startSide(options: ProfileOptions, databaseUrl: string, nodeFlags: string[]): Promise<BenchServer> {
+/** The side's server, started with `nodeFlags`: the project (named `name`) with the options' settings, the floor, or a peer. */
+export function startSide(options: ProfileOptions, databaseUrl: string, nodeFlags: string[], name: string): Promise<BenchServer> {
   const { side, env } = options;
   if (side === 'floor') return startFloor(databaseUrl, nodeFlags);
-  if (side === 'project') return startProject(databaseUrl, { env, nodeFlags, name: 'profiled' });
+  if (side === 'project') return startProject(databaseUrl, { env, nodeFlags, name });
   return startPeer(side, databaseUrl, nodeFlags);
 }
 
@@ -163,15 +164,14 @@ export async function profileServer(options: ProfileOptions): Promise<boolean> {
   // --perf-basic-prof also turns on V8's log: into the bench's own folder, not the checkout.
   const nodeFlags = ['--perf-basic-prof', `--logfile=${join(dir, 'v8.log')}`, '--no-logfile-per-isolate'];
   const floor = options.side === 'floor';
-  const peer = typeof options.side === 'object' ? options.side : null;
   // Before the server starts: a scenario the floor has no request for ends here, leaving nothing running.
   const request = sideRequest(scenario, floor);
-  const server = await startSide(options, db.url, nodeFlags);
+  const server = await startSide(options, db.url, nodeFlags, 'profiled');
   const side = { server, request, key: db.key };
   const data = join(dir, 'perf.data');
   let stopping: Promise<void> | undefined;
   try {
-    if (!floor && !peer) await scenario.setup?.(server.origin, db.key);
+    if (options.side === 'project') await scenario.setup?.(server.origin, db.key);
     // As long as the recording, at least 2 s: one round has no later round to hide the server's
     // first-seconds work (serializers compiled, source maps read), and after 2 s of load a 5 s
     // recording still held it: 168 µs a cached GraphQL answer against 78 after a longer run.

@@ -51,7 +51,7 @@ export async function promiseCount(options: ProfileOptions): Promise<boolean> {
   const floor = options.side === 'floor';
   // Before the server starts: a scenario the floor has no request for ends here, leaving nothing running.
   const request = sideRequest(scenario, floor);
-  const server = await startSide(options, db.url, nodeFlags);
+  const server = await startSide(options, db.url, nodeFlags, 'promises');
   const side = { server, request, key: db.key };
   try {
     if (options.side === 'project') await scenario.setup?.(server.origin, db.key);
