@@ -358,11 +358,17 @@ function printPeers(peerRows: PeerRow[]): void {
     );
 }
 
-/** `--peers NAME,…`: the peer table alone, with the contenders whose names hold one of NAMES (all when none). */
-async function peersOnly(dir: string, databases: BenchDatabase[], failures: string[], picked: string[]): Promise<void> {
+/** The floor's database and the project's, seeded alike (the peers run on the floor's). */
+async function floorAndProject(dir: string, databases: BenchDatabase[]): Promise<[BenchDatabase, BenchDatabase]> {
   const floorDb = await benchDatabase(engine, dir, 'floor', petCount);
   const projectDb = await benchDatabase(engine, dir, 'project', petCount);
   databases.push(floorDb, projectDb);
+  return [floorDb, projectDb];
+}
+
+/** `--peers NAME,…`: the peer table alone, with the contenders whose names hold one of NAMES (all when none). */
+async function peersOnly(dir: string, databases: BenchDatabase[], failures: string[], picked: string[]): Promise<void> {
+  const [floorDb, projectDb] = await floorAndProject(dir, databases);
   const project = await startProject(projectDb.url);
   const expected = await answerOf({ server: project, request: gqlRun(GQL_LIST_QUERY), key: projectDb.key });
   await project.stop();
@@ -377,9 +383,7 @@ async function peersOnly(dir: string, databases: BenchDatabase[], failures: stri
 
 /** The project against the floor, scenario by scenario; Order.pet; the peers. */
 async function sideBySideScenarios(dir: string, databases: BenchDatabase[], failures: string[], only: string[]): Promise<void> {
-  const floorDb = await benchDatabase(engine, dir, 'floor', petCount);
-  const projectDb = await benchDatabase(engine, dir, 'project', petCount);
-  databases.push(floorDb, projectDb);
+  const [floorDb, projectDb] = await floorAndProject(dir, databases);
   const floor = await startFloor(floorDb.url);
   const project = await startProject(projectDb.url);
   // The answer every peer must give, byte for byte, before it is timed: the project's, run
