@@ -24,7 +24,13 @@ db.pragma('busy_timeout = 5000');
 const keyRow = db.prepare<[string], { id: number; account_id: number; revoked_at: string | null; disabled_at: string | null }>(
   'select api_keys.id, api_keys.account_id, api_keys.revoked_at, accounts.disabled_at from api_keys join accounts on accounts.id = api_keys.account_id where api_keys.key_hash = +?',
 );
-const versionsRow = db.prepare<[string, string, number], { pets: string | null; orders: string | null; standing: string | null }>(
+interface Versions {
+  pets: string | null;
+  orders: string | null;
+  messages: string | null;
+  standing: string | null;
+}
+const versionsRow = db.prepare<[string, string, number], Versions>(
   `select (select version from table_versions where name = 'pets') as pets,
      (select version from table_versions where name = 'orders:' || +?) as orders,
      (select version from table_versions where name = 'messages:' || +?) as messages,
@@ -67,7 +73,7 @@ const LIMIT = 1_000_000;
 const windows = new Map<number, { used: number; resets: number }>();
 
 let stamp = '';
-const versionsSeen = new Map<string, { pets: string | null; orders: string | null; standing: string | null }>();
+const versionsSeen = new Map<string, Versions>();
 let lastTagText = '';
 let lastTag = '';
 
@@ -179,7 +185,10 @@ app.get('/v1/pets', (request, reply) => {
   const seenAs = `${account}:${caller.keyId}`;
   let versions = versionsSeen.get(seenAs);
   if (!versions)
-    versionsSeen.set(seenAs, (versions = versionsRow.get(account, account, caller.keyId) ?? { pets: null, orders: null, standing: null }));
+    versionsSeen.set(
+      seenAs,
+      (versions = versionsRow.get(account, account, caller.keyId) ?? { pets: null, orders: null, messages: null, standing: null }),
+    );
   if (versions.standing !== 'usable') {
     callers.delete(slot);
     return refuse(reply, 401, 'UNAUTHORIZED', 'A valid API key is required.');
